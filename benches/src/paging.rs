@@ -242,7 +242,9 @@ fn decode_breakdown(server: &Server, options: &Options) {
         std::hint::black_box(serde_json::from_slice::<Value>(&bytes).ok());
     });
     let fingerprint = time(&|| {
-        std::hint::black_box(ruckus_one::runtime::paging::fingerprint_of(&value));
+        std::hint::black_box(ruckus_one::runtime::internal::paging::fingerprint_of(
+            &value,
+        ));
     });
     let from_value = time(&|| {
         std::hint::black_box(serde_json::from_value::<QueryResult>(value.clone()).ok());

@@ -9,7 +9,8 @@ use crate::progress::Progress;
 use crate::request::Call;
 use futures_util::StreamExt;
 use ruckus_one_catalog::ResponseKind;
-use ruckus_one_runtime::{Client, PageStyle, Paging, Request, WaitOptions};
+use ruckus_one_runtime::internal::{PageStyle, Paging, Request};
+use ruckus_one_runtime::{Client, WaitOptions};
 use serde_json::Value;
 
 /// The runtime request of `call`, acting as `client` does.
@@ -141,7 +142,7 @@ fn print_request_id(format: Format, id: &str) -> Result<(), Failure> {
 pub async fn wait(client: &Client, op: Op, id: &str, progress: bool) -> Result<Value, Failure> {
     let activity = activity_op(op)?;
     let progress = progress.then(|| Progress::start(format!("waiting for activity {id}")));
-    let result = ruckus_one_runtime::wait_for_activity::<Value>(
+    let result = ruckus_one_runtime::internal::wait_for_activity::<Value>(
         client,
         activity,
         id,
@@ -154,7 +155,7 @@ pub async fn wait(client: &Client, op: Op, id: &str, progress: bool) -> Result<V
     Ok(result?)
 }
 
-fn activity_op(op: Op) -> Result<&'static ruckus_one_runtime::Operation, Failure> {
+fn activity_op(op: Op) -> Result<&'static ruckus_one_runtime::internal::Operation, Failure> {
     let id = op.table.api.activity.as_deref().ok_or_else(|| {
         Failure::new(
             Exit::Other,

@@ -26,8 +26,8 @@ pub async fn customers(client: &Client) -> Result<Vec<String>, Failure> {
         body: Some(json!({"fields": ["id", "name"], "pageSize": 100})),
         version: 0,
     };
-    let paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    let paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1,
     };
@@ -45,15 +45,17 @@ pub async fn customers(client: &Client) -> Result<Vec<String>, Failure> {
 async fn rows_of(client: Client, call: Call, all: bool) -> Result<Vec<Value>, Error> {
     let op = call.op;
     if let Some(p) = &op.route.paging {
-        let paging = ruckus_one_runtime::Paging {
+        let paging = ruckus_one_runtime::internal::Paging {
             style: match p.style {
                 ruckus_one_catalog::PageStyle::QueryBody => {
-                    ruckus_one_runtime::PageStyle::QueryBody
+                    ruckus_one_runtime::internal::PageStyle::QueryBody
                 }
                 ruckus_one_catalog::PageStyle::QueryParams => {
-                    ruckus_one_runtime::PageStyle::QueryParams
+                    ruckus_one_runtime::internal::PageStyle::QueryParams
                 }
-                ruckus_one_catalog::PageStyle::Spring => ruckus_one_runtime::PageStyle::Spring,
+                ruckus_one_catalog::PageStyle::Spring => {
+                    ruckus_one_runtime::internal::PageStyle::Spring
+                }
             },
             items: p.items.as_str(),
             first_page: p.first_page as u32,

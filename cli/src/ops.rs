@@ -5,8 +5,8 @@
 
 use crate::exit::Failure;
 use ruckus_one_catalog::{ApiIndex, AreaIndex, Index, Route, Table};
-use ruckus_one_runtime::described;
-use ruckus_one_runtime::{Api, AuthSettings, Operation};
+use ruckus_one_runtime::internal::described;
+use ruckus_one_runtime::internal::{Api, AuthSettings, Operation};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};

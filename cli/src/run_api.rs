@@ -87,7 +87,7 @@ pub async fn activity_wait(m: &ArgMatches, opts: &Opts) -> Result<(), Failure> {
     let progress = opts
         .tty_err
         .then(|| crate::progress::Progress::start(format!("waiting for {} activities", ids.len())));
-    let results = ruckus_one_runtime::wait_all::<Value>(
+    let results = ruckus_one_runtime::internal::wait_all::<Value>(
         &conn.client,
         ops::operation(query),
         pending,

@@ -26,11 +26,11 @@ pub struct Call {
 const BUSY_WAIT: Duration = Duration::from_secs(60);
 
 impl Call {
-    fn request<'c>(&self, client: &'c Client) -> Result<rt::Request<'c>, String> {
+    fn request<'c>(&self, client: &'c Client) -> Result<rt::internal::Request<'c>, String> {
         let route = self.op.route;
         let operation = ops::operation(self.op.table, route);
         let path: Vec<&str> = self.args.path.iter().map(String::as_str).collect();
-        let mut request = rt::Request::new(client, operation, &path);
+        let mut request = rt::internal::Request::new(client, operation, &path);
         for (name, value) in &self.args.query {
             request.query(name, value);
         }
@@ -114,7 +114,7 @@ impl Call {
 }
 
 /// The runtime's operation `id` of the activities API.
-pub fn activity_op(index: &Index, id: &str) -> Result<&'static rt::Operation, String> {
+pub fn activity_op(index: &Index, id: &str) -> Result<&'static rt::internal::Operation, String> {
     let op = index
         .get(id)
         .ok_or_else(|| format!("the tables have no `{id}` operation"))?;

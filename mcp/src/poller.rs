@@ -17,13 +17,17 @@ type Reply = oneshot::Sender<Result<Value, String>>;
 /// Batches of activities to wait for, shared by every task of the server.
 pub struct Poller {
     client: Client,
-    query: &'static rt::Operation,
+    query: &'static rt::internal::Operation,
     options: WaitOptions,
     forming: Mutex<Option<Vec<(PendingActivity, Reply)>>>,
 }
 
 impl Poller {
-    pub fn new(client: Client, query: &'static rt::Operation, options: WaitOptions) -> Arc<Poller> {
+    pub fn new(
+        client: Client,
+        query: &'static rt::internal::Operation,
+        options: WaitOptions,
+    ) -> Arc<Poller> {
         Arc::new(Poller {
             client,
             query,
@@ -61,7 +65,8 @@ impl Poller {
             .take()
             .unwrap_or_default();
         let (pending, replies): (Vec<PendingActivity>, Vec<Reply>) = batch.into_iter().unzip();
-        let results = rt::wait_all::<Value>(&self.client, self.query, pending, &self.options).await;
+        let results =
+            rt::internal::wait_all::<Value>(&self.client, self.query, pending, &self.options).await;
         match results {
             Ok(results) => {
                 for (reply, result) in replies.into_iter().zip(results) {

@@ -25,8 +25,9 @@ pub const BULK_QUERY_SIZE: usize = 500;
 /// Activity queries of different tenants sent at once in a round.
 const QUERIES_AT_ONCE: usize = 16;
 
-/// An asynchronous write to wait for with [`wait_all`]: its request id and the tenant it was
-/// sent as. [`Accepted::pending`](crate::Accepted::pending) makes one from an answer.
+/// An asynchronous write to wait for with the generated client's `wait_all`: its request id and
+/// the tenant it was sent as. [`Accepted::pending`](crate::Accepted::pending) makes one from an
+/// answer.
 #[derive(Clone)]
 pub struct PendingActivity {
     request_id: String,

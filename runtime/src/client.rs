@@ -19,7 +19,7 @@ use crate::tls::ensure_crypto_provider;
 /// and the access token cache.
 ///
 /// ```no_run
-/// # async fn example(auth: &'static ruckus_one_runtime::AuthSettings) -> Result<(), ruckus_one_runtime::Error> {
+/// # async fn example(auth: &'static ruckus_one_runtime::internal::AuthSettings) -> Result<(), ruckus_one_runtime::Error> {
 /// use ruckus_one_runtime::{Client, Config, Credentials};
 /// let client = Client::new(Config::new(Credentials::new("id", "secret")), auth)?;
 /// let customer = client.with_tenant("customer-tenant-id")?;

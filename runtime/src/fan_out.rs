@@ -75,9 +75,9 @@ pub const TENANT_TIMEOUT: Duration = Duration::from_secs(30 * 60);
 /// ```no_run
 /// # async fn example(client: ruckus_one_runtime::Client) {
 /// use ruckus_one_runtime::{Method, RawRequest, for_each_tenant};
-/// # static API: ruckus_one_runtime::Api = ruckus_one_runtime::Api { name: "network", title: "", prefix: "",
-/// #     hosts: ruckus_one_runtime::Hosts { asia: "", europe: "", north_america: "" },
-/// #     auth: ruckus_one_runtime::ApiAuth::ClientCredentials, tenant_limit: None };
+/// # static API: ruckus_one_runtime::internal::Api = ruckus_one_runtime::internal::Api { name: "network", title: "", prefix: "",
+/// #     hosts: ruckus_one_runtime::internal::Hosts { asia: "", europe: "", north_america: "" },
+/// #     auth: ruckus_one_runtime::internal::ApiAuth::ClientCredentials, tenant_limit: None };
 /// let tenants = ["customer-1", "customer-2", "customer-3"];
 /// let outcomes = for_each_tenant(&client, tenants, 8, |customer| async move {
 ///     let venues: serde_json::Value =

@@ -1,7 +1,7 @@
 //! Runtime of the generated RUCKUS One client.
 //!
-//! The generated crate describes every endpoint as a static [`Operation`]
-//! and calls it through a [`Request`]; this crate does the rest:
+//! The generated crate describes every endpoint and builds its requests; this
+//! crate sends them and does the rest:
 //!
 //! - **Configuration** ([`Config`], [`Region`], [`Credentials`]): regional
 //!   hosts, base URL and prefix overrides for tests and proxies, timeouts,
@@ -17,18 +17,18 @@
 //!   and jitter, honouring `Retry-After` (seconds or HTTP date) up to
 //!   [`RetryPolicy::max_retry_after`] (a longer demand returns the error at
 //!   once).
-//! - **Pacing** ([`Pacing`], [`Config::pacing`]): every [`Operation`] names its [`Service`]
-//!   and the [`RateLimit`] it publishes, and its [`Api`] the [`TenantLimit`] that all the calls
-//!   of a tenant share; each attempt waits for budget in both buckets (per tenant, shared by
+//! - **Pacing** ([`Pacing`], [`Config::pacing`]): every operation names its service and the
+//!   [`RateLimit`] it publishes, and its API the [`TenantLimit`] that all the calls of a tenant
+//!   share; each attempt waits for budget in both buckets (per tenant, shared by
 //!   all clones of a [`Client`], or by several processes through a [`PacingStore`]) instead of
 //!   provoking `429`s. A `429` empties the buckets (a `Retry-After` holds them); pacing never
 //!   adds attempts.
 //! - **Deprecations** ([`Deprecation`]): an answer's deprecation headers are said once per
 //!   operation and version per process (WARN) and read with [`Response::deprecation`].
 //! - **At MSP scale**: [`for_each_tenant`] runs one piece of work per customer tenant with
-//!   bounded concurrency and one token; [`wait_all`] follows many asynchronous writes
-//!   ([`PendingActivity`], from [`Accepted::pending`]) with one activity query per tenant and
-//!   round for up to [`BULK_QUERY_SIZE`] request ids.
+//!   bounded concurrency and one token; the generated client's `wait_all` follows many
+//!   asynchronous writes ([`PendingActivity`], from [`Accepted::pending`]) with one activity
+//!   query per tenant and round for up to [`BULK_QUERY_SIZE`] request ids.
 //! - **Bounded waits and memory**: every call has a deadline
 //!   ([`Config::call_timeout`], 120 s) covering the token request, all
 //!   attempts (30 s each) and the waits between them; bodies are read in
@@ -39,21 +39,20 @@
 //! - **Errors** ([`Error`], [`ApiError`], [`ErrorBody`]): status, request id,
 //!   error body decoded as the operation's declared shape or any other known
 //!   one, and the raw body.
-//! - **Paging** ([`Request::pages`], [`paging::pages`]).
-//! - **Asynchronous writes** ([`Request::send_accepted`], whose [`Accepted`]
+//! - **Paging** ([`Pages`]: a paged operation's `pages()` and `items()`).
+//! - **Asynchronous writes** (a request's `send_accepted`, whose [`Accepted`]
 //!   answer remembers its request id and tenant and waits as that tenant;
-//!   [`Request::send_and_wait`], which returns both as [`Completed`];
-//!   [`wait_for_activity`], [`wait_for_activity_as`] for a request id alone).
+//!   `send_and_wait`, which returns both as [`Completed`]; the generated
+//!   client's `wait_for_activity` for a request id alone).
 //! - **Raw requests** ([`RawRequest`]) for endpoints the generated client
 //!   lacks, through the same authentication, retries and errors.
 //! - **Response metadata**: every `send_*` has a `send_*_with_response`
 //!   twin returning a [`Response`] (decoded body, status, headers, request
-//!   id); [`Request::send_with_meta`] is their common entry point.
+//!   id).
 //! - **HTTP control**: a caller-built `reqwest::Client`
 //!   ([`Config::http_client`], [`Config::http_client_builder`]; the
-//!   [`reqwest`] crate is re-exported), per-call [`Request::timeout`],
-//!   [`Request::attempt_timeout`], [`Request::retry`] and
-//!   [`Request::max_body_size`]; token requests are retried on `429`/`5xx`
+//!   [`reqwest`] crate is re-exported), per-call `timeout`,
+//!   `attempt_timeout`, `retry` and `max_body_size` on a request; token requests are retried on `429`/`5xx`
 //!   with the call's policy.
 //! - **Settings from the environment**: [`Config::from_env`] (variables in
 //!   [`env`](mod@env)), [`Config::from_vars`] for tests.
@@ -106,39 +105,15 @@
 //! the token endpoint's error answers only the OAuth `error` and
 //! `error_description` (or the start of a body that has none) are shown.
 //!
-//! # Contract with generated code
+//! # What is here
 //!
-//! The generated crate names the following items by their crate-root paths;
-//! those paths, their spelling and the struct-literal field names of the
-//! static descriptions must not change (a rename keeps a re-export under the
-//! old name).
-//!
-//! - For generated code, not for application code: the static descriptions
-//!   [`Api`], [`Hosts`], [`AuthSettings`], [`ApiAuth`], [`Operation`],
-//!   [`MediaTypes`], [`Method`], [`ErrorFamily`], [`Paging`], [`PageStyle`],
-//!   [`Service`], [`RateLimit`], [`LimitScope`], [`TenantLimit`]; [`wait_all`], [`for_each_tenant`] and
-//!   [`ForTenant`];
-//!   [`Request`] ([`Request::new`] and the methods `tenant`, `query`,
-//!   `header`, `json`, `form`, `multipart`, `binary`, `version`, `pages`,
-//!   `send_json`, `send_bytes`, `send_text`, `send_empty`, `send_accepted`,
-//!   `send_and_wait`;
-//!   for builders that expose them, also `timeout`, `attempt_timeout`,
-//!   `retry`, `max_body_size`, `send_with_meta`, `send_json_with_response`,
-//!   `send_text_with_response`, `send_bytes_with_response`,
-//!   `send_empty_with_response`); [`wait_for_activity`],
-//!   [`wait_for_activity_as`]; the functions of [`union`] (`tag`,
-//!   `decode`, `try_decode`), which the `Deserialize` of generated union
-//!   types calls.
-//! - Also application API (the generated crate wraps, returns or re-exports
-//!   them): [`Client`] (`Client::new`), [`Config`], [`Credentials`],
-//!   [`Region`], [`RetryPolicy`], [`Secret`], [`Error`], [`Pages`],
-//!   [`Multipart`], [`UnknownValue`], [`WaitOptions`], [`Accepted`],
-//!   [`Completed`], [`Response`], [`Pacing`], [`PacingStore`], [`TenantPacing`],
-//!   [`Deprecation`], [`PendingActivity`], [`TenantOutcome`],
-//!   [`MissingField`] (the error of a generated model builder's `build`).
-//!
-//! Application API only: [`RawRequest`], [`ApiError`], [`DecodeError`],
-//! [`ActivityError`], [`ErrorBody`] and its body types, [`RawResponse`].
+//! The crate root holds what an application names or calls: the client, its
+//! configuration, errors and answers, [`RawRequest`], pacing and fan-out. The
+//! generated crate wraps, returns or re-exports most of it. What only
+//! generated code names (the static descriptions of APIs and operations, the
+//! request builder they are sent through, the helpers of generated models,
+//! unions and paging) is in a hidden `internal` module, so that it does not
+//! appear on these pages or the client's.
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -151,19 +126,18 @@ mod client;
 mod config;
 mod deadline;
 mod deprecation;
-#[cfg(feature = "catalog")]
-pub mod described;
 mod enums;
 mod error;
 mod error_body;
 mod execute;
 mod fan_out;
+#[doc(hidden)]
+pub mod internal;
 mod model;
 mod multipart;
-pub mod object;
 mod operation;
 mod pacing;
-pub mod paging;
+mod paging;
 mod path;
 mod raw;
 mod raw_json;
@@ -174,22 +148,9 @@ mod retry;
 mod secret;
 mod tenant;
 mod tls;
-pub mod union;
 
-// Contract with generated code: items the generated crate uses; not for
-// application code. Their crate-root paths must not change (`union` is a
-// public module above).
-pub use activity::{wait_for_activity, wait_for_activity_as};
-pub use bulk_wait::wait_all;
-pub use operation::{
-    Api, ApiAuth, AuthSettings, ErrorFamily, Hosts, LimitScope, MediaTypes, Method, Operation,
-    RateLimit, Service, TenantLimit,
-};
-pub use paging::{PageStyle, Paging};
-pub use request::Request;
-
-// Also part of that contract, and application API too: the generated crate
-// wraps, returns or re-exports them.
+// Application API: what an application names or calls. Most of it is also what the generated
+// crate wraps, returns or re-exports; what only generated code names is in `internal`.
 pub use accepted::{Accepted, Completed};
 pub use activity::WaitOptions;
 pub use bulk_wait::{BULK_QUERY_SIZE, PendingActivity};
@@ -202,6 +163,7 @@ pub use fan_out::{
 };
 pub use model::MissingField;
 pub use multipart::Multipart;
+pub use operation::{LimitScope, Method, RateLimit, TenantLimit};
 #[cfg(feature = "redis")]
 pub use pacing::RedisStore;
 pub use pacing::{Pacing, PacingStore, TenantPacing};

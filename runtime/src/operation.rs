@@ -80,7 +80,7 @@ pub struct AuthSettings {
     pub tenant_header: &'static str,
 }
 
-/// HTTP method of an [`Operation`].
+/// HTTP method of an operation or a [`RawRequest`](crate::RawRequest).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Method {
     /// `GET`

@@ -17,12 +17,12 @@ use crate::request::Request;
 use crate::response::{RawResponse, Response};
 use crate::retry::RetryPolicy;
 
-/// A call of any endpoint of an [`Api`], described at run time: the escape
+/// A call of any endpoint of an API, described at run time: the escape
 /// hatch for endpoints (or parameters) the generated client does not have.
 ///
 /// It is sent exactly like a generated operation: the same authentication
-/// (the access token, or the unit token for APIs whose [`Api::auth`] says
-/// so), the delegated tenant header (the client's, or the one set with
+/// (the access token, or the unit token for the APIs that take one, such
+/// as the resident portal), the delegated tenant header (the client's, or the one set with
 /// [`RawRequest::tenant`]), the same retries (idempotency follows the
 /// method), and the same typed errors: error bodies are decoded against
 /// every known shape, `ErrorsArray` first (see
@@ -47,13 +47,13 @@ use crate::retry::RetryPolicy;
 /// use ruckus_one::{Error, Method, RawRequest};
 /// use serde_json::{Value, json};
 ///
-/// # struct Network<'a>(&'a ruckus_one_runtime::Client, &'static ruckus_one_runtime::Api);
+/// # struct Network<'a>(&'a ruckus_one_runtime::Client, &'static ruckus_one_runtime::internal::Api);
 /// # impl<'a> Network<'a> {
 /// #     fn raw(&self, method: Method, path: &str) -> RawRequest<'a> {
 /// #         RawRequest::new(self.0, self.1, method, path)
 /// #     }
 /// # }
-/// # async fn example(client: &ruckus_one_runtime::Client, api: &'static ruckus_one_runtime::Api) -> Result<(), Error> {
+/// # async fn example(client: &ruckus_one_runtime::Client, api: &'static ruckus_one_runtime::internal::Api) -> Result<(), Error> {
 /// # let network = Network(client, api);
 /// // `network` is `client.network()`: `raw` starts a request on that API's base URL.
 /// // GET <base>/venues/v-1/aps?page=2 for a customer tenant.
@@ -102,7 +102,8 @@ impl<'a> RawRequest<'a> {
     }
 
     /// Acts on this delegated tenant for this call only, overriding the
-    /// client's. An invalid id (see [`Request::tenant`]) makes the call fail
+    /// client's. An id that breaks the rule given at
+    /// [`Config::delegated_tenant`](crate::Config::delegated_tenant) makes the call fail
     /// with [`Error::InvalidTenantId`] before anything is sent.
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.inner.tenant(tenant_id);
@@ -135,8 +136,8 @@ impl<'a> RawRequest<'a> {
         self
     }
 
-    /// Largest response body read for this call (see
-    /// [`Request::max_body_size`]).
+    /// Largest response body read for this call, in bytes, instead of
+    /// [`Config::max_body_size`](crate::Config::max_body_size).
     pub fn max_body_size(mut self, bytes: usize) -> Self {
         self.inner.max_body_size(bytes);
         self
@@ -169,27 +170,32 @@ impl<'a> RawRequest<'a> {
         self.inner.send_raw()
     }
 
-    /// Time allowed for this whole call (see [`Request::timeout`]).
+    /// Time allowed for this whole call (token request, attempts and waits
+    /// between them), instead of
+    /// [`Config::call_timeout`](crate::Config::call_timeout).
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.inner.timeout(timeout);
         self
     }
 
-    /// Time allowed for each attempt of this call (see
-    /// [`Request::attempt_timeout`]).
+    /// Time allowed for each attempt of this call, instead of
+    /// [`Config::request_timeout`](crate::Config::request_timeout).
     pub fn attempt_timeout(mut self, timeout: Duration) -> Self {
         self.inner.attempt_timeout(timeout);
         self
     }
 
-    /// How this call is repeated (see [`Request::retry`]).
+    /// How this call is repeated, instead of
+    /// [`Config::retry`](crate::Config::retry); it also applies to an access
+    /// token request this call makes.
     pub fn retry(mut self, policy: RetryPolicy) -> Self {
         self.inner.retry(policy);
         self
     }
 
     /// Sends the request and returns the body decoded by `decode` with the
-    /// answer's status and headers (see [`Request::send_with_meta`]).
+    /// answer's status and headers (the common entry point of the
+    /// `send_*_with_response` methods).
     pub fn send_with_meta<T, F>(self, decode: F) -> impl Future<Output = Result<Response<T>, Error>>
     where
         F: FnOnce(&RawResponse) -> Result<T, Error>,
@@ -224,8 +230,8 @@ impl<'a> RawRequest<'a> {
     }
 
     /// Sends an asynchronous request and keeps what it takes to wait for
-    /// it, as [`Request::send_accepted`] does: [`Accepted::wait`] polls
-    /// `activity` as the tenant of this request.
+    /// it, as a generated request's `send_accepted` does: [`Accepted::wait`]
+    /// polls `activity` as the tenant of this request.
     pub fn send_accepted<T: DeserializeOwned, A>(
         self,
         activity: &'static Operation,
@@ -233,8 +239,8 @@ impl<'a> RawRequest<'a> {
         self.inner.send_accepted(activity)
     }
 
-    /// Sends an asynchronous request and waits for its activity, as
-    /// [`Request::send_and_wait`] does (polling `activity` for the same
+    /// Sends an asynchronous request and waits for its activity, as a
+    /// generated request's `send_and_wait` does (polling `activity` for the same
     /// tenant as this request): the answer decoded as `T` with the
     /// activity decoded as `A`.
     pub fn send_and_wait<T: DeserializeOwned, A: DeserializeOwned>(

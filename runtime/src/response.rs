@@ -143,7 +143,7 @@ impl RawResponse {
 /// [`RawRequest`](crate::RawRequest).
 ///
 /// ```no_run
-/// # async fn example(request: ruckus_one_runtime::Request<'_>) -> Result<(), ruckus_one_runtime::Error> {
+/// # async fn example(request: ruckus_one_runtime::internal::Request<'_>) -> Result<(), ruckus_one_runtime::Error> {
 /// // `request` is any request builder of the client, e.g. `client.network().wireless_venues().get_venue(id)`.
 /// let response = request.send_json_with_response::<serde_json::Value>().await?;
 /// println!("HTTP {} request id {:?}", response.status(), response.request_id());

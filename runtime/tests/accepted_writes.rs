@@ -6,7 +6,8 @@
 mod common;
 
 use common::*;
-use ruckus_one_runtime::{Error, Operation, Request};
+use ruckus_one_runtime::Error;
+use ruckus_one_runtime::internal::{Operation, Request};
 use serde_json::json;
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, ResponseTemplate};

@@ -5,7 +5,8 @@ mod common;
 use std::time::Duration;
 
 use common::*;
-use ruckus_one_runtime::{Client, Config, Credentials, Error, Request, RetryPolicy};
+use ruckus_one_runtime::internal::Request;
+use ruckus_one_runtime::{Client, Config, Credentials, Error, RetryPolicy};
 use serde_json::{Value, json};
 use wiremock::matchers::{header, method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};

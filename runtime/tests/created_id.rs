@@ -6,7 +6,8 @@ mod common;
 use std::time::Duration;
 
 use common::*;
-use ruckus_one_runtime::{ErrorFamily, MediaTypes, Method, Operation, Request, WaitOptions};
+use ruckus_one_runtime::internal::{ErrorFamily, MediaTypes, Operation, Request};
+use ruckus_one_runtime::{Method, WaitOptions};
 use serde_json::{Value, json};
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
@@ -21,7 +22,7 @@ static GET_ACTIVITY: Operation = Operation {
         accept: "application/json",
     }],
     error_family: ErrorFamily::ErrorsArray,
-    service: &ruckus_one_runtime::Service {
+    service: &ruckus_one_runtime::internal::Service {
         name: "test",
         rate_limit: None,
     },

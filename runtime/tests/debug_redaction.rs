@@ -6,9 +6,8 @@ mod common;
 
 use common::loopback::{Answer, Loopback};
 use common::msp::{API, AUTH, JSON};
-use ruckus_one_runtime::{
-    Client, Config, Credentials, ErrorFamily, Method, Operation, Request, Service, for_each_tenant,
-};
+use ruckus_one_runtime::internal::{ErrorFamily, Operation, Request, Service};
+use ruckus_one_runtime::{Client, Config, Credentials, Method, for_each_tenant};
 use serde_json::{Value, json};
 
 const SECRET: &str = "client-secret-4711";

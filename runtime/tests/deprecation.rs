@@ -5,7 +5,8 @@ mod common;
 
 use common::capture::Capture;
 use common::*;
-use ruckus_one_runtime::{ErrorFamily, MediaTypes, Method, Operation, Request};
+use ruckus_one_runtime::Method;
+use ruckus_one_runtime::internal::{ErrorFamily, MediaTypes, Operation, Request};
 use serde_json::{Value, json};
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, ResponseTemplate};
@@ -27,7 +28,7 @@ static GET_OLD: Operation = Operation {
         },
     ],
     error_family: ErrorFamily::ErrorsArray,
-    service: &ruckus_one_runtime::Service {
+    service: &ruckus_one_runtime::internal::Service {
         name: "test",
         rate_limit: None,
     },

@@ -5,7 +5,8 @@
 mod common;
 
 use common::*;
-use ruckus_one_runtime::{ErrorBody, ErrorDetail, ErrorFamily, Operation, Request};
+use ruckus_one_runtime::internal::{ErrorFamily, Operation, Request};
+use ruckus_one_runtime::{ErrorBody, ErrorDetail};
 use serde_json::{Value, json};
 use wiremock::matchers::{method, path_regex};
 use wiremock::{Mock, ResponseTemplate};

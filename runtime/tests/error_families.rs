@@ -4,7 +4,8 @@
 mod common;
 
 use common::*;
-use ruckus_one_runtime::{Error, ErrorBody, ErrorFamily, MediaTypes, Method, Operation, Request};
+use ruckus_one_runtime::internal::{ErrorFamily, MediaTypes, Operation, Request};
+use ruckus_one_runtime::{Error, ErrorBody, Method};
 use serde_json::{Value, json};
 use wiremock::matchers::{method, path, path_regex};
 use wiremock::{Mock, ResponseTemplate};
@@ -23,7 +24,7 @@ macro_rules! op {
             api: &API,
             versions: JSON_ONLY,
             error_family: ErrorFamily::$family,
-            service: &ruckus_one_runtime::Service {
+            service: &ruckus_one_runtime::internal::Service {
                 name: "test",
                 rate_limit: None,
             },

@@ -4,7 +4,8 @@
 mod common;
 
 use common::*;
-use ruckus_one_runtime::{Client, Error, ErrorBody, Operation, Request};
+use ruckus_one_runtime::internal::{Operation, Request};
+use ruckus_one_runtime::{Client, Error, ErrorBody};
 use serde_json::{Value, json};
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};

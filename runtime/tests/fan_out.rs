@@ -8,9 +8,10 @@ use std::time::Duration;
 
 use common::loopback::{Answer, Loopback};
 use common::msp::{AUTH, GET_VENUES, QUERY_ACTIVITIES};
+use ruckus_one_runtime::internal::{Request, wait_all};
 use ruckus_one_runtime::{
-    Client, Config, Credentials, Error, PendingActivity, Request, RetryPolicy, TenantOutcome,
-    WaitOptions, for_each_tenant, for_each_tenant_within, wait_all,
+    Client, Config, Credentials, Error, PendingActivity, RetryPolicy, TenantOutcome, WaitOptions,
+    for_each_tenant, for_each_tenant_within,
 };
 use serde_json::{Value, json};
 use tokio::time::Instant;

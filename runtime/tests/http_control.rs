@@ -9,10 +9,9 @@ use std::time::{Duration, Instant};
 use bytes::Bytes;
 use common::capture::Capture;
 use common::*;
+use ruckus_one_runtime::internal::Request;
 use ruckus_one_runtime::reqwest;
-use ruckus_one_runtime::{
-    Client, Config, Error, Method, RawRequest, RawResponse, Request, RetryPolicy,
-};
+use ruckus_one_runtime::{Client, Config, Error, Method, RawRequest, RawResponse, RetryPolicy};
 use serde_json::{Value, json};
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, ResponseTemplate};

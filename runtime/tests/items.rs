@@ -5,7 +5,8 @@ mod common;
 
 use common::*;
 use futures_util::StreamExt;
-use ruckus_one_runtime::{Error, PageStyle, Paging, Request};
+use ruckus_one_runtime::Error;
+use ruckus_one_runtime::internal::{PageStyle, Paging, Request};
 use serde_json::{Value, json};
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, Respond, ResponseTemplate};

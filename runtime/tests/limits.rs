@@ -9,8 +9,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use common::*;
+use ruckus_one_runtime::internal::Request;
 use ruckus_one_runtime::{
-    Client, DEFAULT_MAX_BODY_SIZE, Error, MAX_ERROR_BODY_SIZE, Method, RawRequest, Request,
+    Client, DEFAULT_MAX_BODY_SIZE, Error, MAX_ERROR_BODY_SIZE, Method, RawRequest,
 };
 use serde_json::Value;
 use wiremock::matchers::{method, path};

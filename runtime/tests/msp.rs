@@ -10,9 +10,9 @@ use std::time::Duration;
 
 use common::loopback::{Answer, Loopback};
 use common::msp::{AUTH, GET_VENUES, QUERY_ACTIVITIES};
+use ruckus_one_runtime::internal::{Request, wait_all};
 use ruckus_one_runtime::{
-    Client, Config, Credentials, Error, PendingActivity, Request, WaitOptions, for_each_tenant,
-    wait_all,
+    Client, Config, Credentials, Error, PendingActivity, WaitOptions, for_each_tenant,
 };
 use serde_json::{Value, json};
 

@@ -8,10 +8,10 @@ use std::time::Duration;
 
 use common::loopback::{Answer, Loopback, ServerBucket};
 use futures_util::future::join_all;
-use ruckus_one_runtime::{
-    Api, ApiAuth, AuthSettings, Client, Config, Credentials, ErrorFamily, Hosts, MediaTypes,
-    Method, Operation, Pacing, RateLimit, Request, RetryPolicy, Service,
+use ruckus_one_runtime::internal::{
+    Api, ApiAuth, AuthSettings, ErrorFamily, Hosts, MediaTypes, Operation, Request, Service,
 };
+use ruckus_one_runtime::{Client, Config, Credentials, Method, Pacing, RateLimit, RetryPolicy};
 use tokio::time::Instant;
 
 static API: Api = Api {

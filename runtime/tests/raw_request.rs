@@ -9,9 +9,8 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use common::*;
-use ruckus_one_runtime::{
-    Client, Error, ErrorBody, ErrorFamily, MediaTypes, Method, Operation, RawRequest, WaitOptions,
-};
+use ruckus_one_runtime::internal::{ErrorFamily, MediaTypes, Operation};
+use ruckus_one_runtime::{Client, Error, ErrorBody, Method, RawRequest, WaitOptions};
 use serde_json::{Value, json};
 use wiremock::matchers::{body_bytes, header as has_header, method, path, path_regex};
 use wiremock::{Mock, MockServer, Respond, ResponseTemplate};
@@ -277,7 +276,7 @@ static GET_ACTIVITY: Operation = Operation {
         accept: "application/json",
     }],
     error_family: ErrorFamily::ErrorsArray,
-    service: &ruckus_one_runtime::Service {
+    service: &ruckus_one_runtime::internal::Service {
         name: "test",
         rate_limit: None,
     },

@@ -16,10 +16,10 @@ use std::time::Duration;
 
 use common::capture::Capture;
 use common::{AUTH, CLIENT_ID};
-use ruckus_one_runtime::{
-    Client, Config, Credentials, Error, ErrorFamily, MediaTypes, Method, Operation, Request,
-    RetryPolicy, WaitOptions, wait_for_activity,
+use ruckus_one_runtime::internal::{
+    ErrorFamily, MediaTypes, Operation, Request, wait_for_activity,
 };
+use ruckus_one_runtime::{Client, Config, Credentials, Error, Method, RetryPolicy, WaitOptions};
 use serde_json::{Value, json};
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, Respond, ResponseTemplate};
@@ -39,7 +39,7 @@ static GET_ACTIVITY: Operation = Operation {
         accept: "application/json",
     }],
     error_family: ErrorFamily::ErrorsArray,
-    service: &ruckus_one_runtime::Service {
+    service: &ruckus_one_runtime::internal::Service {
         name: "test",
         rate_limit: None,
     },

@@ -13,9 +13,11 @@ use std::time::Duration;
 use common::capture::Capture;
 use common::loopback::{Answer, Loopback, ServerBucket};
 use futures_util::future::join_all;
+use ruckus_one_runtime::internal::{
+    Api, ApiAuth, AuthSettings, ErrorFamily, Hosts, MediaTypes, Operation, Request, Service,
+};
 use ruckus_one_runtime::{
-    Api, ApiAuth, AuthSettings, Client, Config, Credentials, ErrorFamily, Hosts, MediaTypes,
-    Method, Operation, Pacing, PacingStore, RateLimit, RedisStore, Request, RetryPolicy, Service,
+    Client, Config, Credentials, Method, Pacing, PacingStore, RateLimit, RedisStore, RetryPolicy,
 };
 
 static API: Api = Api {

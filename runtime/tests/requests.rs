@@ -6,7 +6,8 @@ mod common;
 use std::collections::HashMap;
 
 use common::*;
-use ruckus_one_runtime::{Client, Config, Credentials, Error, Multipart, Request};
+use ruckus_one_runtime::internal::Request;
+use ruckus_one_runtime::{Client, Config, Credentials, Error, Multipart};
 use serde_json::{Value, json};
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
@@ -532,7 +533,7 @@ async fn tenant_ids_are_checked_before_anything_is_sent() {
             .send_empty()
             .await
             .unwrap_err(),
-            ruckus_one_runtime::wait_for_activity_as::<Value>(
+            ruckus_one_runtime::internal::wait_for_activity_as::<Value>(
                 &client,
                 &GET_THING,
                 "r",

@@ -6,7 +6,8 @@ use std::time::{Duration, Instant, SystemTime};
 
 use common::capture::Capture;
 use common::*;
-use ruckus_one_runtime::{Client, Error, Operation, Request, RetryPolicy};
+use ruckus_one_runtime::internal::{Operation, Request};
+use ruckus_one_runtime::{Client, Error, RetryPolicy};
 use serde_json::{Value, json};
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
@@ -505,8 +506,8 @@ async fn slow_answer_is_a_timeout_retried_only_when_idempotent() {
         path: "/things/{id}",
         api: &API,
         versions: GET_THING.versions,
-        error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-        service: &ruckus_one_runtime::Service {
+        error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
+        service: &ruckus_one_runtime::internal::Service {
             name: "test",
             rate_limit: None,
         },

@@ -6,7 +6,8 @@ mod common;
 use std::time::Duration;
 
 use common::*;
-use ruckus_one_runtime::{Client, Config, Credentials, Error, Request, RetryPolicy, Secret};
+use ruckus_one_runtime::internal::Request;
+use ruckus_one_runtime::{Client, Config, Credentials, Error, RetryPolicy, Secret};
 use serde_json::{Value, json};
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};

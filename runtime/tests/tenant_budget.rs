@@ -9,9 +9,12 @@ use std::time::Duration;
 
 use common::loopback::{Answer, Hit, Loopback, ServerBucket};
 use futures_util::future::join_all;
+use ruckus_one_runtime::internal::{
+    Api, ApiAuth, AuthSettings, ErrorFamily, Hosts, MediaTypes, Operation, Request, Service,
+};
 use ruckus_one_runtime::{
-    Api, ApiAuth, AuthSettings, Client, Config, Credentials, Error, ErrorFamily, Hosts, MediaTypes,
-    Method, Operation, Pacing, RateLimit, Request, RetryPolicy, Service, TenantLimit, TenantPacing,
+    Client, Config, Credentials, Error, Method, Pacing, RateLimit, RetryPolicy, TenantLimit,
+    TenantPacing,
 };
 use tokio::time::Instant;
 

@@ -8,10 +8,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use common::*;
-use ruckus_one_runtime::{
-    Client, Error, ErrorFamily, MediaTypes, Method, Operation, Request, WaitOptions,
-    wait_for_activity, wait_for_activity_as,
+use ruckus_one_runtime::internal::{
+    ErrorFamily, MediaTypes, Operation, Request, wait_for_activity, wait_for_activity_as,
 };
+use ruckus_one_runtime::{Client, Error, Method, WaitOptions};
 use serde_json::{Value, json};
 use wiremock::matchers::{header as has_header, method, path};
 use wiremock::{Mock, MockServer, Respond, ResponseTemplate};
@@ -26,7 +26,7 @@ pub static GET_ACTIVITY: Operation = Operation {
         accept: "application/json",
     }],
     error_family: ErrorFamily::ErrorsArray,
-    service: &ruckus_one_runtime::Service {
+    service: &ruckus_one_runtime::internal::Service {
         name: "test",
         rate_limit: None,
     },

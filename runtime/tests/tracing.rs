@@ -10,10 +10,8 @@ use std::time::{Duration, Instant};
 
 use common::capture::{Capture, SpanRec};
 use common::*;
-use ruckus_one_runtime::{
-    Client, ErrorFamily, MediaTypes, Method, Operation, RawRequest, Request, RetryPolicy,
-    WaitOptions,
-};
+use ruckus_one_runtime::internal::{ErrorFamily, MediaTypes, Operation, Request};
+use ruckus_one_runtime::{Client, Method, RawRequest, RetryPolicy, WaitOptions};
 use serde_json::{Value, json};
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
@@ -186,7 +184,7 @@ static GET_ACTIVITY: Operation = Operation {
         accept: "application/json",
     }],
     error_family: ErrorFamily::ErrorsArray,
-    service: &ruckus_one_runtime::Service {
+    service: &ruckus_one_runtime::internal::Service {
         name: "test",
         rate_limit: None,
     },

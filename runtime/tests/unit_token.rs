@@ -4,7 +4,8 @@
 mod common;
 
 use common::*;
-use ruckus_one_runtime::{Client, Error, ErrorFamily, MediaTypes, Method, Operation, Request};
+use ruckus_one_runtime::internal::{ErrorFamily, MediaTypes, Operation, Request};
+use ruckus_one_runtime::{Client, Error, Method};
 use wiremock::matchers::{header, method, path, path_regex};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
@@ -18,7 +19,7 @@ static GET_UNIT: Operation = Operation {
         accept: "application/json",
     }],
     error_family: ErrorFamily::ErrorsArray,
-    service: &ruckus_one_runtime::Service {
+    service: &ruckus_one_runtime::internal::Service {
         name: "test",
         rate_limit: None,
     },

@@ -69,7 +69,11 @@ fn unions_fixture_has_a_union_a_versioned_pair_and_bounds() {
     assert!(networks.contains("pub enum WifiNetwork {"), "{networks}");
     assert!(networks.contains("Psk(PskWifiNetwork),"));
     assert!(networks.contains("Unknown(ruckus_one_runtime::RawJson),"));
-    assert!(networks.contains("match ruckus_one_runtime::union::tag(&value, \"type\").as_deref()"));
+    assert!(
+        networks.contains(
+            "match ruckus_one_runtime::internal::union::tag(&value, \"type\").as_deref()"
+        )
+    );
     assert!(networks.contains("Some(\"PSK\") => {"));
     assert!(networks.contains("pub fn builder() -> AaaWifiNetworkBuilder"));
     let widgets = &files["fixture-unions/src/demo/widgets.rs"];

@@ -59,16 +59,16 @@ fn descriptor(op: &OpIr, api: &ApiIr) -> TokenStream {
             None => quote!(None),
         };
         let accept = &v.accept;
-        quote!(ruckus_one_runtime::MediaTypes { content_type: #ct, accept: #accept })
+        quote!(ruckus_one_runtime::internal::MediaTypes { content_type: #ct, accept: #accept })
     });
     quote! {
-        #vis static #stat: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+        #vis static #stat: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
             id: #id,
             method: ruckus_one_runtime::Method::#method,
             path: #path,
             api: &super::API,
             versions: &[#(#versions),*],
-            error_family: ruckus_one_runtime::ErrorFamily::#family,
+            error_family: ruckus_one_runtime::internal::ErrorFamily::#family,
             service: &super::#service,
         };
     }
@@ -143,7 +143,7 @@ fn builder_struct(op: &OpIr, api: &ApiIr, home: &AreaIr) -> TokenStream {
         #builder_doc
         #[must_use = "a request does nothing until `send` is awaited"]
         pub struct #builder<'a> {
-            req: ruckus_one_runtime::Request<'a>,
+            req: ruckus_one_runtime::internal::Request<'a>,
         }
     }
 }
@@ -295,8 +295,8 @@ fn paging_methods(op: &OpIr, api: &ApiIr, area: &str, out_ty: &TokenStream) -> T
         ),
     ]);
     quote! {
-        const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-            style: ruckus_one_runtime::PageStyle::#style,
+        const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+            style: ruckus_one_runtime::internal::PageStyle::#style,
             items: #items,
             first_page: #first,
         };

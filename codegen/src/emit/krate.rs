@@ -195,7 +195,7 @@ fn auth_static(ir: &Ir) -> TokenStream {
     );
     quote! {
         #auth_doc
-        pub static AUTH: ruckus_one_runtime::AuthSettings = ruckus_one_runtime::AuthSettings {
+        pub static AUTH: ruckus_one_runtime::internal::AuthSettings = ruckus_one_runtime::internal::AuthSettings {
             token_url: #tu,
             token_url_without_tenant: #tun,
             tenant_header: #th,

@@ -201,7 +201,7 @@ pub fn emit_waiter(op: &OpIr, area: &str) -> TokenStream {
             request_id: &str,
             options: &ruckus_one_runtime::WaitOptions,
         ) -> Result<#out, ruckus_one_runtime::Error> {
-            ruckus_one_runtime::wait_for_activity(self.client, &#stat, request_id, options).await
+            ruckus_one_runtime::internal::wait_for_activity(self.client, &#stat, request_id, options).await
         }
     }
 }
@@ -232,7 +232,7 @@ pub fn emit_bulk_waiter(query: &OpIr, activity: &OpIr, area: &str) -> TokenStrea
             pending: impl IntoIterator<Item = ruckus_one_runtime::PendingActivity>,
             options: &ruckus_one_runtime::WaitOptions,
         ) -> Result<Vec<Result<#out, ruckus_one_runtime::Error>>, ruckus_one_runtime::Error> {
-            ruckus_one_runtime::wait_all(self.client, &#stat, pending, options).await
+            ruckus_one_runtime::internal::wait_all(self.client, &#stat, pending, options).await
         }
     }
 }
@@ -297,7 +297,7 @@ pub fn emit_method(op: &OpIr, api: &ApiIr, home: &AreaIr) -> TokenStream {
         #many
         #[inline]
         pub fn #name(&self, #(#args),*) -> #builder<'a> {
-            #binding = ruckus_one_runtime::Request::new(self.client, &#stat, &[#(#path_args),*]);
+            #binding = ruckus_one_runtime::internal::Request::new(self.client, &#stat, &[#(#path_args),*]);
             #(#calls)*
             #builder { req }
         }

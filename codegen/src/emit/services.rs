@@ -61,12 +61,12 @@ pub(super) fn api_static(api: &ApiIr) -> TokenStream {
     quote! {
         #(#services)*
         #api_doc
-        pub static API: ruckus_one_runtime::Api = ruckus_one_runtime::Api {
+        pub static API: ruckus_one_runtime::internal::Api = ruckus_one_runtime::internal::Api {
             name: #name,
             title: #title,
             prefix: #prefix,
-            hosts: ruckus_one_runtime::Hosts { asia: #asia, europe: #europe, north_america: #na },
-            auth: ruckus_one_runtime::ApiAuth::#auth,
+            hosts: ruckus_one_runtime::internal::Hosts { asia: #asia, europe: #europe, north_america: #na },
+            auth: ruckus_one_runtime::internal::ApiAuth::#auth,
             tenant_limit: #tenant_limit,
         };
     }
@@ -111,7 +111,7 @@ fn service_static(service: &ServiceIr) -> TokenStream {
     ]);
     quote! {
         #service_doc
-        pub static #stat: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+        pub static #stat: ruckus_one_runtime::internal::Service = ruckus_one_runtime::internal::Service {
             name: #name,
             rate_limit: #limit,
         };

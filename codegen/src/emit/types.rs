@@ -219,12 +219,12 @@ fn object_deserialize(name: &proc_macro2::Ident, fields: &[FieldIr], open: bool)
     quote! {
         impl<'de> serde::Deserialize<'de> for #name {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                fn fields(#f: &mut ruckus_one_runtime::object::Fields) -> Result<#name, ruckus_one_runtime::object::FieldError> {
+                fn fields(#f: &mut ruckus_one_runtime::internal::object::Fields) -> Result<#name, ruckus_one_runtime::internal::object::FieldError> {
                     let value = #name { #(#takes,)* #rest };
                     #check
                     Ok(value)
                 }
-                let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+                let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
                 fields(&mut f).map_err(|e| e.into_error(#model))
             }
         }
@@ -255,11 +255,11 @@ fn object_serialize(name: &proc_macro2::Ident, fields: &[FieldIr], open: bool) -
     quote! {
         impl serde::Serialize for #name {
             fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                fn fields(#v: &#name, #w: &mut ruckus_one_runtime::object::Writer) {
+                fn fields(#v: &#name, #w: &mut ruckus_one_runtime::internal::object::Writer) {
                     #(#writes)*
                     #rest
                 }
-                let mut w = ruckus_one_runtime::object::Writer::default();
+                let mut w = ruckus_one_runtime::internal::object::Writer::default();
                 fields(self, &mut w);
                 w.finish(serializer)
             }

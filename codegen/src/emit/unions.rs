@@ -161,7 +161,7 @@ pub(super) fn union(
         let n = ident(&v.rust);
         match (&u.discriminator, &v.tag) {
             (Some(d), Some(tag)) => quote!(
-                Self::#n(v) => ruckus_one_runtime::union::serialize_tagged(v, #d, #tag, serializer),
+                Self::#n(v) => ruckus_one_runtime::internal::union::serialize_tagged(v, #d, #tag, serializer),
             ),
             _ => quote!(Self::#n(v) => serde::Serialize::serialize(v, serializer),),
         }
@@ -192,7 +192,7 @@ pub(super) fn union(
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 match self {
                     #(#debug_arms)*
-                    Self::Unknown(v) => ruckus_one_runtime::union::debug_unknown(f, v, &[#(#secret_names),*]),
+                    Self::Unknown(v) => ruckus_one_runtime::internal::union::debug_unknown(f, v, &[#(#secret_names),*]),
                 }
             }
         }
@@ -208,7 +208,7 @@ pub(super) fn union(
 
         impl<'de> serde::Deserialize<'de> for #name {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                let value = ruckus_one_runtime::union::read(deserializer)?;
+                let value = ruckus_one_runtime::internal::union::read(deserializer)?;
                 #de
             }
         }
@@ -331,13 +331,13 @@ fn union_decode(type_name: &str, u: &UnionIr, api: &ApiIr) -> TokenStream {
                 // A variant type used elsewhere too keeps its tag field (see
                 // `validate::cross::union_owns_tags`) and decodes it; the union still writes it.
                 if holds_field(api, v.type_name(), d) {
-                    quote!(Some(#tag) => Self::#n(ruckus_one_runtime::union::decode(&value, #type_name, #tag)?),)
+                    quote!(Some(#tag) => Self::#n(ruckus_one_runtime::internal::union::decode(&value, #type_name, #tag)?),)
                 } else {
-                    quote!(Some(#tag) => Self::#n(ruckus_one_runtime::union::decode_tagged(&value, #d, #type_name, #tag)?),)
+                    quote!(Some(#tag) => Self::#n(ruckus_one_runtime::internal::union::decode_tagged(&value, #d, #type_name, #tag)?),)
                 }
             });
             quote! {
-                Ok(match ruckus_one_runtime::union::tag(&value, #d).as_deref() {
+                Ok(match ruckus_one_runtime::internal::union::tag(&value, #d).as_deref() {
                     #(#arms)*
                     _ => Self::Unknown(value),
                 })
@@ -356,14 +356,14 @@ fn union_decode(type_name: &str, u: &UnionIr, api: &ApiIr) -> TokenStream {
                 let i = proc_macro2::Literal::usize_unsuffixed(i);
                 quote! {
                     #i => {
-                        if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                        if let Some(v) = ruckus_one_runtime::internal::union::try_decode(&value) {
                             return Ok(Self::#n(v));
                         }
                     }
                 }
             });
             quote! {
-                for i in ruckus_one_runtime::union::by_fit(&value, &[#(#fields),*]) {
+                for i in ruckus_one_runtime::internal::union::by_fit(&value, &[#(#fields),*]) {
                     match i {
                         #(#arms)*
                         _ => {}

@@ -2625,7 +2625,7 @@ pub mod operations {
 /// - Token URL with tenant: `{host}/oauth2/token/{tenant_id}`; Provenance: reference (Token endpoint).
 /// - Token URL without tenant: `{host}/oauth2/token`; Provenance: documented.
 /// - Delegated tenant header: `x-rks-tenantid`; Provenance: documented.
-pub static AUTH: ruckus_one_runtime::AuthSettings = ruckus_one_runtime::AuthSettings {
+pub static AUTH: ruckus_one_runtime::internal::AuthSettings = ruckus_one_runtime::internal::AuthSettings {
     token_url: "{host}/oauth2/token/{tenant_id}",
     token_url_without_tenant: "{host}/oauth2/token",
     tenant_header: "x-rks-tenantid",

@@ -71,7 +71,7 @@ pub struct ErrorDetail {
     pub suggestion: Option<String>,
 }
 
-/// Body of the [`ErrorFamily::ErrorsArray`](crate::ErrorFamily::ErrorsArray) shape.
+/// Body of the `ErrorsArray` shape.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ErrorsArrayBody {
@@ -81,7 +81,7 @@ pub struct ErrorsArrayBody {
     pub errors: Vec<ErrorDetail>,
 }
 
-/// Body of the [`ErrorFamily::ErrorObject`](crate::ErrorFamily::ErrorObject) shape.
+/// Body of the `ErrorObject` shape.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ErrorObjectBody {
@@ -94,7 +94,7 @@ pub struct ErrorObjectBody {
     pub root_causes: Vec<ErrorDetail>,
 }
 
-/// Body of the [`ErrorFamily::StatusMessage`](crate::ErrorFamily::StatusMessage) shape.
+/// Body of the `StatusMessage` shape.
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct StatusMessageBody {
@@ -117,7 +117,7 @@ pub struct StatusMessageBody {
     pub errors: Vec<ErrorDetail>,
 }
 
-/// Body of the [`ErrorFamily::FlatObject`](crate::ErrorFamily::FlatObject) shape: the fields of an
+/// Body of the `FlatObject` shape: the fields of an
 /// [`ErrorDetail`] at the top level.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
@@ -128,7 +128,7 @@ pub struct FlatObjectBody {
     pub error: ErrorDetail,
 }
 
-/// Body of the [`ErrorFamily::ErrorsMap`](crate::ErrorFamily::ErrorsMap) shape.
+/// Body of the `ErrorsMap` shape.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ErrorsMapBody {
@@ -140,7 +140,7 @@ pub struct ErrorsMapBody {
     pub errors: BTreeMap<String, String>,
 }
 
-/// Body of the [`ErrorFamily::Portal`](crate::ErrorFamily::Portal) shape.
+/// Body of the `Portal` shape.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct PortalBody {

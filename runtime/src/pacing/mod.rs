@@ -173,7 +173,7 @@ impl Pacing {
         self
     }
 
-    /// Paces calls to `service` (a [`Service::name`], such as `"switch"`) by `limit` instead of
+    /// Paces calls to `service` (a service's name, such as `"switch"`) by `limit` instead of
     /// the published one.
     pub fn limit(mut self, service: impl Into<String>, limit: RateLimit) -> Pacing {
         self.limits.services.insert(service.into(), Some(limit));

@@ -1,6 +1,6 @@
 //! Walking through paginated list and query operations.
 //!
-//! Generated code pages with [`Request::pages`](crate::Request::pages) and a [`Paging`]; both are
+//! Generated code pages with [`Request::pages`](crate::internal::Request::pages) and a [`Paging`]; both are
 //! built on [`pages`], which turns a "fetch page number n" function into a stream of pages
 //! that ends by itself: after an empty page, after a page shorter than its
 //! page size (when no total is stated), after a page that says it is the last, once the stated total
@@ -9,7 +9,7 @@
 //!
 //! ```
 //! use futures_util::StreamExt;
-//! use ruckus_one_runtime::{Error, paging::{Page, fingerprint_of, pages}};
+//! use ruckus_one_runtime::{Error, internal::paging::{Page, fingerprint_of, pages}};
 //!
 //! #[derive(serde::Serialize)]
 //! struct Users { page: u32, data: Vec<String> }

@@ -116,7 +116,7 @@ where
     })
 }
 
-/// The pages (or items) of a paged operation, as returned by [`Request::pages`](crate::Request::pages) and
-/// [`Request::items`](crate::Request::items): a boxed stream, so it is
+/// The pages (or items) of a paged operation, as returned by its request's `pages()` and
+/// `items()`: a boxed stream, so it is
 /// `Unpin` and `Send` (`while let Some(page) = pages.next().await` works as is).
 pub type Pages<'a, T> = Pin<Box<dyn Stream<Item = Result<T, Error>> + Send + 'a>>;

@@ -346,7 +346,7 @@ impl<'a> Request<'a> {
     /// decodings.
     ///
     /// ```no_run
-    /// # async fn example(request: ruckus_one_runtime::Request<'_>) -> Result<(), ruckus_one_runtime::Error> {
+    /// # async fn example(request: ruckus_one_runtime::internal::Request<'_>) -> Result<(), ruckus_one_runtime::Error> {
     /// use ruckus_one_runtime::RawResponse;
     /// let response = request.send_with_meta(|raw: &RawResponse| Ok(raw.body().len())).await?;
     /// println!("{} bytes, request id {:?}", response.body(), response.request_id());

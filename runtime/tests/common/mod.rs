@@ -12,10 +12,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use ruckus_one_runtime::{
-    Api, ApiAuth, AuthSettings, Client, Config, Credentials, ErrorFamily, Hosts, MediaTypes,
-    Method, Operation, RetryPolicy,
+use ruckus_one_runtime::internal::{
+    Api, ApiAuth, AuthSettings, ErrorFamily, Hosts, MediaTypes, Operation,
 };
+use ruckus_one_runtime::{Client, Config, Credentials, Method, RetryPolicy};
 use serde_json::json;
 use wiremock::matchers::{method, path_regex};
 use wiremock::{Mock, MockServer, Respond, ResponseTemplate};
@@ -77,7 +77,7 @@ pub static GET_THING: Operation = Operation {
     api: &API,
     versions: JSON,
     error_family: ErrorFamily::ErrorsArray,
-    service: &ruckus_one_runtime::Service {
+    service: &ruckus_one_runtime::internal::Service {
         name: "test",
         rate_limit: None,
     },
@@ -90,7 +90,7 @@ pub static GET_THINGS: Operation = Operation {
     api: &API,
     versions: JSON,
     error_family: ErrorFamily::ErrorsArray,
-    service: &ruckus_one_runtime::Service {
+    service: &ruckus_one_runtime::internal::Service {
         name: "test",
         rate_limit: None,
     },
@@ -103,7 +103,7 @@ pub static POST_THING: Operation = Operation {
     api: &API,
     versions: JSON,
     error_family: ErrorFamily::ErrorsArray,
-    service: &ruckus_one_runtime::Service {
+    service: &ruckus_one_runtime::internal::Service {
         name: "test",
         rate_limit: None,
     },
@@ -116,7 +116,7 @@ pub static PUT_THING: Operation = Operation {
     api: &API,
     versions: JSON,
     error_family: ErrorFamily::ErrorsArray,
-    service: &ruckus_one_runtime::Service {
+    service: &ruckus_one_runtime::internal::Service {
         name: "test",
         rate_limit: None,
     },
@@ -129,7 +129,7 @@ pub static PATCH_THING: Operation = Operation {
     api: &API,
     versions: JSON,
     error_family: ErrorFamily::ErrorsArray,
-    service: &ruckus_one_runtime::Service {
+    service: &ruckus_one_runtime::internal::Service {
         name: "test",
         rate_limit: None,
     },
@@ -142,7 +142,7 @@ pub static DELETE_THING: Operation = Operation {
     api: &API,
     versions: JSON,
     error_family: ErrorFamily::ErrorsArray,
-    service: &ruckus_one_runtime::Service {
+    service: &ruckus_one_runtime::internal::Service {
         name: "test",
         rate_limit: None,
     },
@@ -155,7 +155,7 @@ pub static GET_ENTITLEMENT: Operation = Operation {
     api: &API,
     versions: JSON,
     error_family: ErrorFamily::ErrorObject,
-    service: &ruckus_one_runtime::Service {
+    service: &ruckus_one_runtime::internal::Service {
         name: "test",
         rate_limit: None,
     },
@@ -168,7 +168,7 @@ pub static GET_IDENTITY: Operation = Operation {
     api: &API,
     versions: JSON,
     error_family: ErrorFamily::StatusMessage,
-    service: &ruckus_one_runtime::Service {
+    service: &ruckus_one_runtime::internal::Service {
         name: "test",
         rate_limit: None,
     },
@@ -181,7 +181,7 @@ pub static GET_USERS: Operation = Operation {
     api: &AI,
     versions: JSON,
     error_family: ErrorFamily::ErrorsArray,
-    service: &ruckus_one_runtime::Service {
+    service: &ruckus_one_runtime::internal::Service {
         name: "test",
         rate_limit: None,
     },
@@ -203,7 +203,7 @@ pub static CREATE_VENUE: Operation = Operation {
         },
     ],
     error_family: ErrorFamily::ErrorsArray,
-    service: &ruckus_one_runtime::Service {
+    service: &ruckus_one_runtime::internal::Service {
         name: "test",
         rate_limit: None,
     },
@@ -219,7 +219,7 @@ pub static POST_FORM: Operation = Operation {
         accept: "application/json",
     }],
     error_family: ErrorFamily::ErrorsArray,
-    service: &ruckus_one_runtime::Service {
+    service: &ruckus_one_runtime::internal::Service {
         name: "test",
         rate_limit: None,
     },
@@ -235,7 +235,7 @@ pub static UPLOAD: Operation = Operation {
         accept: "application/json",
     }],
     error_family: ErrorFamily::ErrorsArray,
-    service: &ruckus_one_runtime::Service {
+    service: &ruckus_one_runtime::internal::Service {
         name: "test",
         rate_limit: None,
     },
@@ -251,7 +251,7 @@ pub static PUT_BLOB: Operation = Operation {
         accept: "*/*",
     }],
     error_family: ErrorFamily::ErrorsArray,
-    service: &ruckus_one_runtime::Service {
+    service: &ruckus_one_runtime::internal::Service {
         name: "test",
         rate_limit: None,
     },

@@ -1,8 +1,9 @@
 //! The network API, token settings and operations the multi-tenant tests share (fan-out, bulk
 //! waits, their redaction).
 
-use ruckus_one_runtime::{
-    Api, ApiAuth, AuthSettings, ErrorFamily, Hosts, MediaTypes, Method, Operation, Service,
+use ruckus_one_runtime::Method;
+use ruckus_one_runtime::internal::{
+    Api, ApiAuth, AuthSettings, ErrorFamily, Hosts, MediaTypes, Operation, Service,
 };
 
 pub static API: Api = Api {

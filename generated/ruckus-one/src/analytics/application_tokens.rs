@@ -41,7 +41,10 @@ pub struct ApplicationToken {
 }
 impl serde::Serialize for ApplicationToken {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApplicationToken, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApplicationToken,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.optional("clientId", &v.client_id);
@@ -49,7 +52,7 @@ impl serde::Serialize for ApplicationToken {
             w.optional("accessTokenTtl", &v.access_token_ttl);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -59,8 +62,8 @@ impl<'de> serde::Deserialize<'de> for ApplicationToken {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApplicationToken, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApplicationToken, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApplicationToken {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -72,7 +75,7 @@ impl<'de> serde::Deserialize<'de> for ApplicationToken {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApplicationToken"))
     }
 }
@@ -141,11 +144,11 @@ impl serde::Serialize for CreateApplicationTokenRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &CreateApplicationTokenRequest,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("name", &v.name);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -155,17 +158,17 @@ impl<'de> serde::Deserialize<'de> for CreateApplicationTokenRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             CreateApplicationTokenRequest,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = CreateApplicationTokenRequest {
                 name: f.required("name")?,
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("CreateApplicationTokenRequest"))
     }
 }
@@ -211,7 +214,7 @@ impl<'a> ApplicationTokensClient<'a> {
     #[doc(alias = "GET /ai/applicationTokens")]
     #[inline]
     pub fn list_application_tokens(&self) -> ListApplicationTokens<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_APPLICATION_TOKENS,
             &[],
@@ -236,7 +239,7 @@ impl<'a> ApplicationTokensClient<'a> {
         &self,
         body: &CreateApplicationTokenRequest,
     ) -> CreateApplicationToken<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_APPLICATION_TOKEN,
             &[],
@@ -262,7 +265,7 @@ impl<'a> ApplicationTokensClient<'a> {
         &self,
         application_token_id: &str,
     ) -> DeleteApplicationToken<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_APPLICATION_TOKEN,
             &[application_token_id],
@@ -287,7 +290,7 @@ impl<'a> ApplicationTokensClient<'a> {
         &self,
         application_token_id: &str,
     ) -> GetApplicationToken<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_APPLICATION_TOKEN,
             &[application_token_id],
@@ -312,7 +315,7 @@ impl<'a> ApplicationTokensClient<'a> {
         &self,
         application_token_id: &str,
     ) -> RotateApplicationTokenSecret<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ROTATE_APPLICATION_TOKEN_SECRET,
             &[application_token_id],
@@ -322,18 +325,18 @@ impl<'a> ApplicationTokensClient<'a> {
         }
     }
 }
-static LIST_APPLICATION_TOKENS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_APPLICATION_TOKENS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_application_tokens",
     method: ruckus_one_runtime::Method::Get,
     path: "/applicationTokens",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `ApplicationTokensClient::list_application_tokens` (List Application Tokens).
@@ -342,7 +345,7 @@ static LIST_APPLICATION_TOKENS: ruckus_one_runtime::Operation = ruckus_one_runti
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListApplicationTokens<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListApplicationTokens<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -385,18 +388,18 @@ impl<'a> ListApplicationTokens<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_APPLICATION_TOKEN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_APPLICATION_TOKEN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_application_token",
     method: ruckus_one_runtime::Method::Post,
     path: "/applicationTokens",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `ApplicationTokensClient::create_application_token` (Create Application Token).
@@ -405,7 +408,7 @@ static CREATE_APPLICATION_TOKEN: ruckus_one_runtime::Operation = ruckus_one_runt
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateApplicationToken<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateApplicationToken<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -448,18 +451,18 @@ impl<'a> CreateApplicationToken<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_APPLICATION_TOKEN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_APPLICATION_TOKEN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_application_token",
     method: ruckus_one_runtime::Method::Delete,
     path: "/applicationTokens/{applicationTokenId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `ApplicationTokensClient::delete_application_token` (Delete Application Token).
@@ -468,7 +471,7 @@ static DELETE_APPLICATION_TOKEN: ruckus_one_runtime::Operation = ruckus_one_runt
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteApplicationToken<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteApplicationToken<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -511,18 +514,18 @@ impl<'a> DeleteApplicationToken<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_APPLICATION_TOKEN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_APPLICATION_TOKEN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_application_token",
     method: ruckus_one_runtime::Method::Get,
     path: "/applicationTokens/{applicationTokenId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `ApplicationTokensClient::get_application_token` (Get Application Token).
@@ -531,7 +534,7 @@ static GET_APPLICATION_TOKEN: ruckus_one_runtime::Operation = ruckus_one_runtime
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApplicationToken<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetApplicationToken<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -574,18 +577,18 @@ impl<'a> GetApplicationToken<'a> {
         self.req.send_json_with_response()
     }
 }
-static ROTATE_APPLICATION_TOKEN_SECRET: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ROTATE_APPLICATION_TOKEN_SECRET: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "rotate_application_token_secret",
     method: ruckus_one_runtime::Method::Post,
     path: "/applicationTokens/{applicationTokenId}/rotateSecret",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `ApplicationTokensClient::rotate_application_token_secret` (Rotate Secret).
@@ -594,7 +597,7 @@ static ROTATE_APPLICATION_TOKEN_SECRET: ruckus_one_runtime::Operation = ruckus_o
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RotateApplicationTokenSecret<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> RotateApplicationTokenSecret<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).

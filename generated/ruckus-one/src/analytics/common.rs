@@ -45,12 +45,12 @@ pub struct ErrorBody {
 )]
 impl serde::Serialize for ErrorBody {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ErrorBody, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &ErrorBody, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("errors", &v.errors);
             w.optional("requestId", &v.request_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -68,8 +68,8 @@ impl<'de> serde::Deserialize<'de> for ErrorBody {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ErrorBody, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ErrorBody, ruckus_one_runtime::internal::object::FieldError> {
             let value = ErrorBody {
                 errors: f.optional("errors"),
                 request_id: f.optional("requestId"),
@@ -78,7 +78,7 @@ impl<'de> serde::Deserialize<'de> for ErrorBody {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ErrorBody"))
     }
 }
@@ -147,11 +147,14 @@ pub struct ErrorMessage {
 )]
 impl serde::Serialize for ErrorMessage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ErrorMessage, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ErrorMessage,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("message", &v.message);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -169,8 +172,8 @@ impl<'de> serde::Deserialize<'de> for ErrorMessage {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ErrorMessage, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ErrorMessage, ruckus_one_runtime::internal::object::FieldError> {
             let value = ErrorMessage {
                 message: f.optional("message"),
                 additional_fields: f.rest(),
@@ -178,7 +181,7 @@ impl<'de> serde::Deserialize<'de> for ErrorMessage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ErrorMessage"))
     }
 }
@@ -248,12 +251,15 @@ pub struct NodePathElement {
 )]
 impl serde::Serialize for NodePathElement {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &NodePathElement, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &NodePathElement,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("type", &v.type_);
             w.optional("name", &v.name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -270,8 +276,8 @@ impl<'de> serde::Deserialize<'de> for NodePathElement {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<NodePathElement, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<NodePathElement, ruckus_one_runtime::internal::object::FieldError> {
             let value = NodePathElement {
                 type_: f.optional("type"),
                 name: f.optional("name"),
@@ -280,7 +286,7 @@ impl<'de> serde::Deserialize<'de> for NodePathElement {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("NodePathElement"))
     }
 }
@@ -354,7 +360,10 @@ pub struct ResourceGroup {
 #[cfg(any(feature = "analytics-resource-groups", feature = "analytics-users"))]
 impl serde::Serialize for ResourceGroup {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ResourceGroup, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ResourceGroup,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.field("name", &v.name);
             w.optional("description", &v.description);
@@ -363,7 +372,7 @@ impl serde::Serialize for ResourceGroup {
             w.optional("tenantId", &v.tenant_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -374,8 +383,8 @@ impl<'de> serde::Deserialize<'de> for ResourceGroup {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ResourceGroup, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ResourceGroup, ruckus_one_runtime::internal::object::FieldError> {
             let value = ResourceGroup {
                 id: f.optional("id"),
                 name: f.required("name")?,
@@ -388,7 +397,7 @@ impl<'de> serde::Deserialize<'de> for ResourceGroup {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ResourceGroup"))
     }
 }
@@ -454,12 +463,15 @@ pub struct ResourceGroupFilter {
 #[cfg(any(feature = "analytics-resource-groups", feature = "analytics-users"))]
 impl serde::Serialize for ResourceGroupFilter {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ResourceGroupFilter, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ResourceGroupFilter,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("networkNodes", &v.network_nodes);
             w.field("switchNodes", &v.switch_nodes);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -470,8 +482,11 @@ impl<'de> serde::Deserialize<'de> for ResourceGroupFilter {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ResourceGroupFilter, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ResourceGroupFilter,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ResourceGroupFilter {
                 network_nodes: f.required("networkNodes")?,
                 switch_nodes: f.required("switchNodes")?,
@@ -479,7 +494,7 @@ impl<'de> serde::Deserialize<'de> for ResourceGroupFilter {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ResourceGroupFilter"))
     }
 }

@@ -53,7 +53,7 @@ pub struct License {
 }
 impl serde::Serialize for License {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &License, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &License, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("licenseId", &v.license_id);
             w.optional("tenantId", &v.tenant_id);
             w.optional("tenantName", &v.tenant_name);
@@ -64,7 +64,7 @@ impl serde::Serialize for License {
             w.optional("orphanedAPs", &v.orphaned_aps);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -74,8 +74,8 @@ impl<'de> serde::Deserialize<'de> for License {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<License, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<License, ruckus_one_runtime::internal::object::FieldError> {
             let value = License {
                 license_id: f.optional("licenseId"),
                 tenant_id: f.optional("tenantId"),
@@ -90,7 +90,7 @@ impl<'de> serde::Deserialize<'de> for License {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("License"))
     }
 }
@@ -179,13 +179,16 @@ pub struct LicenseAssignment {
 }
 impl serde::Serialize for LicenseAssignment {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &LicenseAssignment, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &LicenseAssignment,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("deviceId", &v.device_id);
             w.optional("deviceName", &v.device_name);
             w.optional("apMacList", &v.ap_mac_list);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -195,8 +198,11 @@ impl<'de> serde::Deserialize<'de> for LicenseAssignment {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<LicenseAssignment, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            LicenseAssignment,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = LicenseAssignment {
                 device_id: f.optional("deviceId"),
                 device_name: f.optional("deviceName"),
@@ -206,7 +212,7 @@ impl<'de> serde::Deserialize<'de> for LicenseAssignment {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("LicenseAssignment"))
     }
 }
@@ -258,12 +264,12 @@ impl serde::Serialize for LicenseAssignmentUpdate {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &LicenseAssignmentUpdate,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("deviceId", &v.device_id);
             w.field("apMacList", &v.ap_mac_list);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -273,15 +279,18 @@ impl<'de> serde::Deserialize<'de> for LicenseAssignmentUpdate {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<LicenseAssignmentUpdate, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            LicenseAssignmentUpdate,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = LicenseAssignmentUpdate {
                 device_id: f.required("deviceId")?,
                 ap_mac_list: f.required("apMacList")?,
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("LicenseAssignmentUpdate"))
     }
 }
@@ -316,12 +325,15 @@ pub struct LicenseHierarchy {
 }
 impl serde::Serialize for LicenseHierarchy {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &LicenseHierarchy, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &LicenseHierarchy,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("children", &v.children);
             w.optional("aps", &v.aps);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -331,8 +343,8 @@ impl<'de> serde::Deserialize<'de> for LicenseHierarchy {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<LicenseHierarchy, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<LicenseHierarchy, ruckus_one_runtime::internal::object::FieldError> {
             let value = LicenseHierarchy {
                 children: f.optional("children"),
                 aps: f.optional("aps"),
@@ -341,7 +353,7 @@ impl<'de> serde::Deserialize<'de> for LicenseHierarchy {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("LicenseHierarchy"))
     }
 }
@@ -405,7 +417,10 @@ pub struct LicenseHierarchyAp {
 }
 impl serde::Serialize for LicenseHierarchyAp {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &LicenseHierarchyAp, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &LicenseHierarchyAp,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("apMac", &v.ap_mac);
             w.optional("apName", &v.ap_name);
             w.optional("deviceId", &v.device_id);
@@ -413,7 +428,7 @@ impl serde::Serialize for LicenseHierarchyAp {
             w.optional("licenseId", &v.license_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -423,8 +438,11 @@ impl<'de> serde::Deserialize<'de> for LicenseHierarchyAp {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<LicenseHierarchyAp, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            LicenseHierarchyAp,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = LicenseHierarchyAp {
                 ap_mac: f.optional("apMac"),
                 ap_name: f.optional("apName"),
@@ -436,7 +454,7 @@ impl<'de> serde::Deserialize<'de> for LicenseHierarchyAp {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("LicenseHierarchyAp"))
     }
 }
@@ -513,7 +531,7 @@ impl serde::Serialize for LicenseHierarchyChild {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &LicenseHierarchyChild,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("type", &v.type_);
             w.optional("name", &v.name);
@@ -521,7 +539,7 @@ impl serde::Serialize for LicenseHierarchyChild {
             w.optional("licensesAssigned", &v.licenses_assigned);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -531,8 +549,11 @@ impl<'de> serde::Deserialize<'de> for LicenseHierarchyChild {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<LicenseHierarchyChild, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            LicenseHierarchyChild,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = LicenseHierarchyChild {
                 type_: f.optional("type"),
                 name: f.optional("name"),
@@ -543,7 +564,7 @@ impl<'de> serde::Deserialize<'de> for LicenseHierarchyChild {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("LicenseHierarchyChild"))
     }
 }
@@ -597,11 +618,11 @@ impl serde::Serialize for LicenseHierarchyQuery {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &LicenseHierarchyQuery,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("path", &v.path);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -611,15 +632,18 @@ impl<'de> serde::Deserialize<'de> for LicenseHierarchyQuery {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<LicenseHierarchyQuery, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            LicenseHierarchyQuery,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = LicenseHierarchyQuery {
                 path: f.optional("path"),
             };
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("LicenseHierarchyQuery"))
     }
 }
@@ -670,14 +694,17 @@ pub struct LicenseUpdateResult {
 }
 impl serde::Serialize for LicenseUpdateResult {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &LicenseUpdateResult, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &LicenseUpdateResult,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("licenseId", &v.license_id);
             w.optional("count", &v.count);
             w.optional("used", &v.used);
             w.optional("assignments", &v.assignments);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -687,8 +714,11 @@ impl<'de> serde::Deserialize<'de> for LicenseUpdateResult {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<LicenseUpdateResult, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            LicenseUpdateResult,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = LicenseUpdateResult {
                 license_id: f.optional("licenseId"),
                 count: f.optional("count"),
@@ -699,7 +729,7 @@ impl<'de> serde::Deserialize<'de> for LicenseUpdateResult {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("LicenseUpdateResult"))
     }
 }
@@ -764,13 +794,13 @@ pub struct OrphanedAp {
 }
 impl serde::Serialize for OrphanedAp {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &OrphanedAp, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &OrphanedAp, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("deviceId", &v.device_id);
             w.optional("deviceName", &v.device_name);
             w.optional("apMac", &v.ap_mac);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -780,8 +810,8 @@ impl<'de> serde::Deserialize<'de> for OrphanedAp {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<OrphanedAp, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<OrphanedAp, ruckus_one_runtime::internal::object::FieldError> {
             let value = OrphanedAp {
                 device_id: f.optional("deviceId"),
                 device_name: f.optional("deviceName"),
@@ -791,7 +821,7 @@ impl<'de> serde::Deserialize<'de> for OrphanedAp {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("OrphanedAp"))
     }
 }
@@ -841,11 +871,14 @@ pub struct OrphanedApDeletion {
 }
 impl serde::Serialize for OrphanedApDeletion {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &OrphanedApDeletion, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &OrphanedApDeletion,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("apMac", &v.ap_mac);
             w.field("deviceId", &v.device_id);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -855,15 +888,18 @@ impl<'de> serde::Deserialize<'de> for OrphanedApDeletion {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<OrphanedApDeletion, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            OrphanedApDeletion,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = OrphanedApDeletion {
                 ap_mac: f.required("apMac")?,
                 device_id: f.required("deviceId")?,
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("OrphanedApDeletion"))
     }
 }
@@ -913,7 +949,7 @@ impl<'a> LicensesClient<'a> {
         &self,
         body: &LicenseHierarchyQuery,
     ) -> QueryLicensesAndHierarchy<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_LICENSES_AND_HIERARCHY,
             &[],
@@ -938,7 +974,11 @@ impl<'a> LicensesClient<'a> {
     #[doc(alias = "GET /ai/licenses")]
     #[inline]
     pub fn list_licenses(&self) -> ListLicenses<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &LIST_LICENSES, &[]);
+        let req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &LIST_LICENSES,
+            &[],
+        );
         ListLicenses { req }
     }
     /// Refresh Licenses.
@@ -955,7 +995,11 @@ impl<'a> LicensesClient<'a> {
     #[doc(alias = "POST /ai/licenses/refresh")]
     #[inline]
     pub fn refresh_licenses(&self) -> RefreshLicenses<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &REFRESH_LICENSES, &[]);
+        let req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &REFRESH_LICENSES,
+            &[],
+        );
         RefreshLicenses { req }
     }
     /// Delete Orphaned APs.
@@ -981,7 +1025,7 @@ impl<'a> LicensesClient<'a> {
         license_id: &str,
         body: &Vec<OrphanedApDeletion>,
     ) -> DeleteOrphanedAps<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_ORPHANED_APS,
             &[license_id],
@@ -1004,7 +1048,7 @@ impl<'a> LicensesClient<'a> {
     #[doc(alias = "GET /ai/licenses/{licenseId}")]
     #[inline]
     pub fn get_license(&self, license_id: &str) -> GetLicense<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_LICENSE,
             &[license_id],
@@ -1034,7 +1078,7 @@ impl<'a> LicensesClient<'a> {
         license_id: &str,
         body: &Vec<LicenseAssignmentUpdate>,
     ) -> UpdateLicense<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_LICENSE,
             &[license_id],
@@ -1043,18 +1087,18 @@ impl<'a> LicensesClient<'a> {
         UpdateLicense { req }
     }
 }
-static QUERY_LICENSES_AND_HIERARCHY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_LICENSES_AND_HIERARCHY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_licenses_and_hierarchy",
     method: ruckus_one_runtime::Method::Post,
     path: "/licenses/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `LicensesClient::query_licenses_and_hierarchy` (Query Licenses and Hierarchy).
@@ -1063,7 +1107,7 @@ static QUERY_LICENSES_AND_HIERARCHY: ruckus_one_runtime::Operation = ruckus_one_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryLicensesAndHierarchy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryLicensesAndHierarchy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1106,18 +1150,18 @@ impl<'a> QueryLicensesAndHierarchy<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_LICENSES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_LICENSES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_licenses",
     method: ruckus_one_runtime::Method::Get,
     path: "/licenses",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `LicensesClient::list_licenses` (List Licenses).
@@ -1126,7 +1170,7 @@ static LIST_LICENSES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListLicenses<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListLicenses<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1169,18 +1213,18 @@ impl<'a> ListLicenses<'a> {
         self.req.send_json_with_response()
     }
 }
-static REFRESH_LICENSES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static REFRESH_LICENSES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "refresh_licenses",
     method: ruckus_one_runtime::Method::Post,
     path: "/licenses/refresh",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `LicensesClient::refresh_licenses` (Refresh Licenses).
@@ -1189,7 +1233,7 @@ static REFRESH_LICENSES: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RefreshLicenses<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> RefreshLicenses<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1232,18 +1276,18 @@ impl<'a> RefreshLicenses<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_ORPHANED_APS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_ORPHANED_APS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_orphaned_aps",
     method: ruckus_one_runtime::Method::Delete,
     path: "/licenses/{licenseId}/orphanedAps",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `LicensesClient::delete_orphaned_aps` (Delete Orphaned APs).
@@ -1252,7 +1296,7 @@ static DELETE_ORPHANED_APS: ruckus_one_runtime::Operation = ruckus_one_runtime::
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteOrphanedAps<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteOrphanedAps<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1295,18 +1339,18 @@ impl<'a> DeleteOrphanedAps<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_LICENSE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_LICENSE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_license",
     method: ruckus_one_runtime::Method::Get,
     path: "/licenses/{licenseId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `LicensesClient::get_license` (Get License).
@@ -1315,7 +1359,7 @@ static GET_LICENSE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetLicense<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetLicense<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1353,18 +1397,18 @@ impl<'a> GetLicense<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_LICENSE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_LICENSE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_license",
     method: ruckus_one_runtime::Method::Put,
     path: "/licenses/{licenseId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `LicensesClient::update_license` (Update License).
@@ -1373,7 +1417,7 @@ static UPDATE_LICENSE: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateLicense<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateLicense<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).

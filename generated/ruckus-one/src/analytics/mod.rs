@@ -90,7 +90,7 @@ pub struct AnalyticsUsersFeatureIsOff;
 /// Service `analytics`: The Analytics administration API (no published rate limit).
 ///
 /// No published rate limit; Provenance: documented.
-pub static SERVICE_ANALYTICS: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+pub static SERVICE_ANALYTICS: ruckus_one_runtime::internal::Service = ruckus_one_runtime::internal::Service {
     name: "analytics",
     rate_limit: None,
 };
@@ -100,16 +100,16 @@ pub static SERVICE_ANALYTICS: ruckus_one_runtime::Service = ruckus_one_runtime::
 /// - Hosts: Asia `https://api.asia.ruckus.cloud`, Europe `https://api.eu.ruckus.cloud`, North America `https://api.ruckus.cloud`; Provenance: reference (Hosts and regions).
 /// - Authentication: `ClientCredentials`; Provenance: documented.
 /// - Tenant limit: none published.
-pub static API: ruckus_one_runtime::Api = ruckus_one_runtime::Api {
+pub static API: ruckus_one_runtime::internal::Api = ruckus_one_runtime::internal::Api {
     name: "analytics",
     title: "Analytics administration API",
     prefix: "/ai",
-    hosts: ruckus_one_runtime::Hosts {
+    hosts: ruckus_one_runtime::internal::Hosts {
         asia: "https://api.asia.ruckus.cloud",
         europe: "https://api.eu.ruckus.cloud",
         north_america: "https://api.ruckus.cloud",
     },
-    auth: ruckus_one_runtime::ApiAuth::ClientCredentials,
+    auth: ruckus_one_runtime::internal::ApiAuth::ClientCredentials,
     tenant_limit: None,
 };
 /// Operations of the Analytics administration API, borrowed from a `Client`.

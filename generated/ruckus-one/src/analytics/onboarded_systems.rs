@@ -57,7 +57,10 @@ pub struct OnboardedSystem {
 }
 impl serde::Serialize for OnboardedSystem {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &OnboardedSystem, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &OnboardedSystem,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("deviceId", &v.device_id);
             w.optional("deviceName", &v.device_name);
             w.optional("tenantId", &v.tenant_id);
@@ -69,7 +72,7 @@ impl serde::Serialize for OnboardedSystem {
             w.optional("deviceMetadata", &v.device_metadata);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -79,8 +82,8 @@ impl<'de> serde::Deserialize<'de> for OnboardedSystem {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<OnboardedSystem, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<OnboardedSystem, ruckus_one_runtime::internal::object::FieldError> {
             let value = OnboardedSystem {
                 device_id: f.optional("deviceId"),
                 device_name: f.optional("deviceName"),
@@ -96,7 +99,7 @@ impl<'de> serde::Deserialize<'de> for OnboardedSystem {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("OnboardedSystem"))
     }
 }
@@ -200,7 +203,7 @@ impl serde::Serialize for OnboardedSystemMetadata {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &OnboardedSystemMetadata,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("serialNumber", &v.serial_number);
             w.optional("clusterName", &v.cluster_name);
@@ -208,7 +211,7 @@ impl serde::Serialize for OnboardedSystemMetadata {
             w.optional("onboarder", &v.onboarder);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -218,8 +221,11 @@ impl<'de> serde::Deserialize<'de> for OnboardedSystemMetadata {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<OnboardedSystemMetadata, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            OnboardedSystemMetadata,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = OnboardedSystemMetadata {
                 serial_number: f.optional("serialNumber"),
                 cluster_name: f.optional("clusterName"),
@@ -230,7 +236,7 @@ impl<'de> serde::Deserialize<'de> for OnboardedSystemMetadata {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("OnboardedSystemMetadata"))
     }
 }
@@ -297,14 +303,14 @@ impl serde::Serialize for OnboardedSystemOnboarder {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &OnboardedSystemOnboarder,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("userId", &v.user_id);
             w.optional("tenantId", &v.tenant_id);
             w.optional("tenantName", &v.tenant_name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -314,8 +320,11 @@ impl<'de> serde::Deserialize<'de> for OnboardedSystemOnboarder {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<OnboardedSystemOnboarder, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            OnboardedSystemOnboarder,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = OnboardedSystemOnboarder {
                 user_id: f.optional("userId"),
                 tenant_id: f.optional("tenantId"),
@@ -325,7 +334,7 @@ impl<'de> serde::Deserialize<'de> for OnboardedSystemOnboarder {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("OnboardedSystemOnboarder"))
     }
 }
@@ -394,7 +403,7 @@ impl<'a> OnboardedSystemsClient<'a> {
     #[doc(alias = "GET /ai/onboardedSystems")]
     #[inline]
     pub fn list_onboarded_systems(&self) -> ListOnboardedSystems<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_ONBOARDED_SYSTEMS,
             &[],
@@ -416,7 +425,7 @@ impl<'a> OnboardedSystemsClient<'a> {
     #[doc(alias = "DELETE /ai/onboardedSystems/{deviceId}")]
     #[inline]
     pub fn delete_onboarded_system(&self, device_id: &str) -> DeleteOnboardedSystem<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_ONBOARDED_SYSTEM,
             &[device_id],
@@ -438,7 +447,7 @@ impl<'a> OnboardedSystemsClient<'a> {
     #[doc(alias = "GET /ai/onboardedSystems/{deviceId}")]
     #[inline]
     pub fn get_onboarded_system(&self, device_id: &str) -> GetOnboardedSystem<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ONBOARDED_SYSTEM,
             &[device_id],
@@ -446,18 +455,18 @@ impl<'a> OnboardedSystemsClient<'a> {
         GetOnboardedSystem { req }
     }
 }
-static LIST_ONBOARDED_SYSTEMS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_ONBOARDED_SYSTEMS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_onboarded_systems",
     method: ruckus_one_runtime::Method::Get,
     path: "/onboardedSystems",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `OnboardedSystemsClient::list_onboarded_systems` (List Onboarded Systems).
@@ -466,7 +475,7 @@ static LIST_ONBOARDED_SYSTEMS: ruckus_one_runtime::Operation = ruckus_one_runtim
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListOnboardedSystems<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListOnboardedSystems<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -509,18 +518,18 @@ impl<'a> ListOnboardedSystems<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_ONBOARDED_SYSTEM: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_ONBOARDED_SYSTEM: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_onboarded_system",
     method: ruckus_one_runtime::Method::Delete,
     path: "/onboardedSystems/{deviceId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `OnboardedSystemsClient::delete_onboarded_system` (Delete Onboarded System).
@@ -529,7 +538,7 @@ static DELETE_ONBOARDED_SYSTEM: ruckus_one_runtime::Operation = ruckus_one_runti
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteOnboardedSystem<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteOnboardedSystem<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -572,18 +581,18 @@ impl<'a> DeleteOnboardedSystem<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_ONBOARDED_SYSTEM: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_ONBOARDED_SYSTEM: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_onboarded_system",
     method: ruckus_one_runtime::Method::Get,
     path: "/onboardedSystems/{deviceId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `OnboardedSystemsClient::get_onboarded_system` (Get Onboarded System).
@@ -592,7 +601,7 @@ static GET_ONBOARDED_SYSTEM: ruckus_one_runtime::Operation = ruckus_one_runtime:
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetOnboardedSystem<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetOnboardedSystem<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).

@@ -81,12 +81,12 @@ impl serde::Serialize for ResourceGroupFilterQuery {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ResourceGroupFilterQuery,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("searchString", &v.search_string);
             w.field("searchType", &v.search_type);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -96,15 +96,18 @@ impl<'de> serde::Deserialize<'de> for ResourceGroupFilterQuery {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ResourceGroupFilterQuery, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ResourceGroupFilterQuery,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ResourceGroupFilterQuery {
                 search_string: f.required("searchString")?,
                 search_type: f.required("searchType")?,
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ResourceGroupFilterQuery"))
     }
 }
@@ -145,14 +148,14 @@ impl serde::Serialize for ResourceGroupFilterSearchResult {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ResourceGroupFilterSearchResult,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("networkNodes", &v.network_nodes);
             w.optional("switchNodes", &v.switch_nodes);
             w.optional("idToSystemNameMapping", &v.id_to_system_name_mapping);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -162,10 +165,10 @@ impl<'de> serde::Deserialize<'de> for ResourceGroupFilterSearchResult {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             ResourceGroupFilterSearchResult,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ResourceGroupFilterSearchResult {
                 network_nodes: f.optional("networkNodes"),
@@ -176,7 +179,7 @@ impl<'de> serde::Deserialize<'de> for ResourceGroupFilterSearchResult {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ResourceGroupFilterSearchResult"))
     }
 }
@@ -239,12 +242,15 @@ pub struct ResourceGroupInput {
 }
 impl serde::Serialize for ResourceGroupInput {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ResourceGroupInput, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ResourceGroupInput,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("name", &v.name);
             w.optional("description", &v.description);
             w.field("filter", &v.filter);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -254,8 +260,11 @@ impl<'de> serde::Deserialize<'de> for ResourceGroupInput {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ResourceGroupInput, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ResourceGroupInput,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ResourceGroupInput {
                 name: f.required("name")?,
                 description: f.optional("description"),
@@ -264,7 +273,7 @@ impl<'de> serde::Deserialize<'de> for ResourceGroupInput {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ResourceGroupInput"))
     }
 }
@@ -319,7 +328,7 @@ impl<'a> ResourceGroupsClient<'a> {
     #[doc(alias = "GET /ai/resourceGroups")]
     #[inline]
     pub fn list_resource_groups(&self) -> ListResourceGroups<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_RESOURCE_GROUPS,
             &[],
@@ -344,7 +353,7 @@ impl<'a> ResourceGroupsClient<'a> {
         &self,
         body: &ResourceGroupInput,
     ) -> CreateResourceGroup<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_RESOURCE_GROUP,
             &[],
@@ -373,7 +382,7 @@ impl<'a> ResourceGroupsClient<'a> {
         &self,
         body: &ResourceGroupFilterQuery,
     ) -> QueryResourceGroupFilters<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_RESOURCE_GROUP_FILTERS,
             &[],
@@ -396,7 +405,7 @@ impl<'a> ResourceGroupsClient<'a> {
     #[doc(alias = "GET /ai/resourceGroups/{resourceGroupId}")]
     #[inline]
     pub fn get_resource_group(&self, resource_group_id: &str) -> GetResourceGroup<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_RESOURCE_GROUP,
             &[resource_group_id],
@@ -423,7 +432,7 @@ impl<'a> ResourceGroupsClient<'a> {
         resource_group_id: &str,
         body: &ResourceGroupInput,
     ) -> UpdateResourceGroup<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_RESOURCE_GROUP,
             &[resource_group_id],
@@ -432,18 +441,18 @@ impl<'a> ResourceGroupsClient<'a> {
         UpdateResourceGroup { req }
     }
 }
-static LIST_RESOURCE_GROUPS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_RESOURCE_GROUPS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_resource_groups",
     method: ruckus_one_runtime::Method::Get,
     path: "/resourceGroups",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `ResourceGroupsClient::list_resource_groups` (List Resource Group).
@@ -452,7 +461,7 @@ static LIST_RESOURCE_GROUPS: ruckus_one_runtime::Operation = ruckus_one_runtime:
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListResourceGroups<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListResourceGroups<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -495,18 +504,18 @@ impl<'a> ListResourceGroups<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_RESOURCE_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_RESOURCE_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_resource_group",
     method: ruckus_one_runtime::Method::Post,
     path: "/resourceGroups",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `ResourceGroupsClient::create_resource_group` (Create Resource Group).
@@ -515,7 +524,7 @@ static CREATE_RESOURCE_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateResourceGroup<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateResourceGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -558,18 +567,18 @@ impl<'a> CreateResourceGroup<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_RESOURCE_GROUP_FILTERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_RESOURCE_GROUP_FILTERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_resource_group_filters",
     method: ruckus_one_runtime::Method::Post,
     path: "/resourceGroups/filters/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `ResourceGroupsClient::query_resource_group_filters` (Query Resource Group Filters).
@@ -578,7 +587,7 @@ static QUERY_RESOURCE_GROUP_FILTERS: ruckus_one_runtime::Operation = ruckus_one_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryResourceGroupFilters<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryResourceGroupFilters<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -621,18 +630,18 @@ impl<'a> QueryResourceGroupFilters<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_RESOURCE_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_RESOURCE_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_resource_group",
     method: ruckus_one_runtime::Method::Get,
     path: "/resourceGroups/{resourceGroupId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `ResourceGroupsClient::get_resource_group` (Get Resource Group).
@@ -641,7 +650,7 @@ static GET_RESOURCE_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetResourceGroup<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetResourceGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -684,18 +693,18 @@ impl<'a> GetResourceGroup<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_RESOURCE_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_RESOURCE_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_resource_group",
     method: ruckus_one_runtime::Method::Put,
     path: "/resourceGroups/{resourceGroupId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `ResourceGroupsClient::update_resource_group` (Update Resource Group).
@@ -704,7 +713,7 @@ static UPDATE_RESOURCE_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateResourceGroup<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateResourceGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).

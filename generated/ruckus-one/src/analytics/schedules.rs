@@ -62,7 +62,7 @@ impl serde::Serialize for CreateScheduleRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &CreateScheduleRequest,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("name", &v.name);
             w.field("reportName", &v.report_name);
@@ -76,7 +76,7 @@ impl serde::Serialize for CreateScheduleRequest {
             w.field("recipients", &v.recipients);
             w.optional("active", &v.active);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -86,8 +86,11 @@ impl<'de> serde::Deserialize<'de> for CreateScheduleRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<CreateScheduleRequest, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            CreateScheduleRequest,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = CreateScheduleRequest {
                 name: f.required("name")?,
                 report_name: f.required("reportName")?,
@@ -104,7 +107,7 @@ impl<'de> serde::Deserialize<'de> for CreateScheduleRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("CreateScheduleRequest"))
     }
 }
@@ -555,7 +558,7 @@ pub struct Schedule {
 }
 impl serde::Serialize for Schedule {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Schedule, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Schedule, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.optional("reportName", &v.report_name);
@@ -572,7 +575,7 @@ impl serde::Serialize for Schedule {
             w.optional("pdfCoverPage", &v.pdf_cover_page);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -582,8 +585,8 @@ impl<'de> serde::Deserialize<'de> for Schedule {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Schedule, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Schedule, ruckus_one_runtime::internal::object::FieldError> {
             let value = Schedule {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -604,7 +607,7 @@ impl<'de> serde::Deserialize<'de> for Schedule {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Schedule"))
     }
 }
@@ -721,11 +724,14 @@ pub struct ScheduleBatchResult {
 }
 impl serde::Serialize for ScheduleBatchResult {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ScheduleBatchResult, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ScheduleBatchResult,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("result", &v.result);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -735,8 +741,11 @@ impl<'de> serde::Deserialize<'de> for ScheduleBatchResult {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ScheduleBatchResult, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ScheduleBatchResult,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ScheduleBatchResult {
                 result: f.optional("result"),
                 additional_fields: f.rest(),
@@ -744,7 +753,7 @@ impl<'de> serde::Deserialize<'de> for ScheduleBatchResult {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ScheduleBatchResult"))
     }
 }
@@ -799,7 +808,10 @@ pub struct ScheduleCreated {
 }
 impl serde::Serialize for ScheduleCreated {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ScheduleCreated, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ScheduleCreated,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("active", &v.active);
             w.optional("name", &v.name);
@@ -807,7 +819,7 @@ impl serde::Serialize for ScheduleCreated {
             w.optional("timezone", &v.timezone);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -817,8 +829,8 @@ impl<'de> serde::Deserialize<'de> for ScheduleCreated {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ScheduleCreated, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ScheduleCreated, ruckus_one_runtime::internal::object::FieldError> {
             let value = ScheduleCreated {
                 id: f.optional("id"),
                 active: f.optional("active"),
@@ -830,7 +842,7 @@ impl<'de> serde::Deserialize<'de> for ScheduleCreated {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ScheduleCreated"))
     }
 }
@@ -900,10 +912,13 @@ pub struct ScheduleIds {
 }
 impl serde::Serialize for ScheduleIds {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ScheduleIds, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ScheduleIds,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("ids", &v.ids);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -913,14 +928,14 @@ impl<'de> serde::Deserialize<'de> for ScheduleIds {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ScheduleIds, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ScheduleIds, ruckus_one_runtime::internal::object::FieldError> {
             let value = ScheduleIds {
                 ids: f.required("ids")?,
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ScheduleIds"))
     }
 }
@@ -952,11 +967,14 @@ pub struct ScheduleList {
 }
 impl serde::Serialize for ScheduleList {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ScheduleList, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ScheduleList,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("result", &v.result);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -966,8 +984,8 @@ impl<'de> serde::Deserialize<'de> for ScheduleList {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ScheduleList, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ScheduleList, ruckus_one_runtime::internal::object::FieldError> {
             let value = ScheduleList {
                 result: f.optional("result"),
                 additional_fields: f.rest(),
@@ -975,7 +993,7 @@ impl<'de> serde::Deserialize<'de> for ScheduleList {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ScheduleList"))
     }
 }
@@ -1131,7 +1149,10 @@ pub struct ScheduleUpdated {
 }
 impl serde::Serialize for ScheduleUpdated {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ScheduleUpdated, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ScheduleUpdated,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.optional("reportName", &v.report_name);
@@ -1146,7 +1167,7 @@ impl serde::Serialize for ScheduleUpdated {
             w.optional("filter", &v.filter);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1156,8 +1177,8 @@ impl<'de> serde::Deserialize<'de> for ScheduleUpdated {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ScheduleUpdated, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ScheduleUpdated, ruckus_one_runtime::internal::object::FieldError> {
             let value = ScheduleUpdated {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -1176,7 +1197,7 @@ impl<'de> serde::Deserialize<'de> for ScheduleUpdated {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ScheduleUpdated"))
     }
 }
@@ -1318,7 +1339,7 @@ impl serde::Serialize for UpdateScheduleRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &UpdateScheduleRequest,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("name", &v.name);
             w.optional("reportName", &v.report_name);
@@ -1332,7 +1353,7 @@ impl serde::Serialize for UpdateScheduleRequest {
             w.optional("recipients", &v.recipients);
             w.optional("active", &v.active);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1342,8 +1363,11 @@ impl<'de> serde::Deserialize<'de> for UpdateScheduleRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<UpdateScheduleRequest, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            UpdateScheduleRequest,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = UpdateScheduleRequest {
                 name: f.optional("name"),
                 report_name: f.optional("reportName"),
@@ -1360,7 +1384,7 @@ impl<'de> serde::Deserialize<'de> for UpdateScheduleRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("UpdateScheduleRequest"))
     }
 }
@@ -1477,7 +1501,7 @@ impl<'a> SchedulesClient<'a> {
         &self,
         body: &ScheduleIds,
     ) -> RetryFailedReportSchedules<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &RETRY_FAILED_REPORT_SCHEDULES,
             &[],
@@ -1500,7 +1524,7 @@ impl<'a> SchedulesClient<'a> {
     #[doc(alias = "DELETE /ai/schedules")]
     #[inline]
     pub fn delete_schedules(&self, body: &ScheduleIds) -> DeleteSchedules<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SCHEDULES,
             &[],
@@ -1526,7 +1550,11 @@ impl<'a> SchedulesClient<'a> {
     #[doc(alias = "GET /ai/schedules")]
     #[inline]
     pub fn list_schedules(&self) -> ListSchedules<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &LIST_SCHEDULES, &[]);
+        let req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &LIST_SCHEDULES,
+            &[],
+        );
         ListSchedules { req }
     }
     /// Create Schedule.
@@ -1547,7 +1575,7 @@ impl<'a> SchedulesClient<'a> {
     #[doc(alias = "POST /ai/schedules")]
     #[inline]
     pub fn create_schedule(&self, body: &CreateScheduleRequest) -> CreateSchedule<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SCHEDULE,
             &[],
@@ -1573,7 +1601,7 @@ impl<'a> SchedulesClient<'a> {
         &self,
         schedule_id: &str,
     ) -> GetScheduleExecutionLogs<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SCHEDULE_EXECUTION_LOGS,
             &[schedule_id],
@@ -1598,7 +1626,7 @@ impl<'a> SchedulesClient<'a> {
     #[doc(alias = "GET /ai/schedules/{scheduleId}")]
     #[inline]
     pub fn get_schedule(&self, schedule_id: &str) -> GetSchedule<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SCHEDULE,
             &[schedule_id],
@@ -1628,7 +1656,7 @@ impl<'a> SchedulesClient<'a> {
         schedule_id: &str,
         body: &UpdateScheduleRequest,
     ) -> UpdateSchedule<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_SCHEDULE,
             &[schedule_id],
@@ -1637,18 +1665,18 @@ impl<'a> SchedulesClient<'a> {
         UpdateSchedule { req }
     }
 }
-static RETRY_FAILED_REPORT_SCHEDULES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static RETRY_FAILED_REPORT_SCHEDULES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "retry_failed_report_schedules",
     method: ruckus_one_runtime::Method::Post,
     path: "/schedules/retry",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `SchedulesClient::retry_failed_report_schedules` (Retry a Failed Report Schedule).
@@ -1657,7 +1685,7 @@ static RETRY_FAILED_REPORT_SCHEDULES: ruckus_one_runtime::Operation = ruckus_one
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RetryFailedReportSchedules<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> RetryFailedReportSchedules<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1700,18 +1728,18 @@ impl<'a> RetryFailedReportSchedules<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_SCHEDULES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_SCHEDULES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_schedules",
     method: ruckus_one_runtime::Method::Delete,
     path: "/schedules",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `SchedulesClient::delete_schedules` (Delete Schedule).
@@ -1720,7 +1748,7 @@ static DELETE_SCHEDULES: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSchedules<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteSchedules<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1763,18 +1791,18 @@ impl<'a> DeleteSchedules<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_SCHEDULES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_SCHEDULES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_schedules",
     method: ruckus_one_runtime::Method::Get,
     path: "/schedules",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `SchedulesClient::list_schedules` (List Schedules).
@@ -1784,7 +1812,7 @@ static LIST_SCHEDULES: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSchedules<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListSchedules<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1835,18 +1863,18 @@ impl<'a> ListSchedules<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_SCHEDULE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_SCHEDULE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_schedule",
     method: ruckus_one_runtime::Method::Post,
     path: "/schedules",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `SchedulesClient::create_schedule` (Create Schedule).
@@ -1855,7 +1883,7 @@ static CREATE_SCHEDULE: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSchedule<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateSchedule<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1898,18 +1926,18 @@ impl<'a> CreateSchedule<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_SCHEDULE_EXECUTION_LOGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_SCHEDULE_EXECUTION_LOGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_schedule_execution_logs",
     method: ruckus_one_runtime::Method::Get,
     path: "/schedules/{scheduleId}/logs",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `SchedulesClient::get_schedule_execution_logs` (Get schedule execution logs).
@@ -1918,7 +1946,7 @@ static GET_SCHEDULE_EXECUTION_LOGS: ruckus_one_runtime::Operation = ruckus_one_r
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetScheduleExecutionLogs<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetScheduleExecutionLogs<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1961,18 +1989,18 @@ impl<'a> GetScheduleExecutionLogs<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_SCHEDULE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_SCHEDULE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_schedule",
     method: ruckus_one_runtime::Method::Get,
     path: "/schedules/{scheduleId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `SchedulesClient::get_schedule` (Get Schedule).
@@ -1981,7 +2009,7 @@ static GET_SCHEDULE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSchedule<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetSchedule<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2022,18 +2050,18 @@ impl<'a> GetSchedule<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_SCHEDULE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_SCHEDULE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_schedule",
     method: ruckus_one_runtime::Method::Patch,
     path: "/schedules/{scheduleId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `SchedulesClient::update_schedule` (Update Schedule).
@@ -2042,7 +2070,7 @@ static UPDATE_SCHEDULE: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSchedule<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateSchedule<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).

@@ -31,13 +31,13 @@ impl serde::Serialize for AddInternalUserRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &AddInternalUserRequest,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("resourceGroupId", &v.resource_group_id);
             w.field("role", &v.role);
             w.field("swuId", &v.swu_id);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -47,8 +47,11 @@ impl<'de> serde::Deserialize<'de> for AddInternalUserRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AddInternalUserRequest, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AddInternalUserRequest,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AddInternalUserRequest {
                 resource_group_id: f.required("resourceGroupId")?,
                 role: f.required("role")?,
@@ -56,7 +59,7 @@ impl<'de> serde::Deserialize<'de> for AddInternalUserRequest {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AddInternalUserRequest"))
     }
 }
@@ -162,14 +165,14 @@ impl serde::Serialize for InviteThirdPartyUserRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &InviteThirdPartyUserRequest,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("email", &v.email);
             w.field("resourceGroupId", &v.resource_group_id);
             w.field("role", &v.role);
             w.optional("type", &v.type_);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -179,10 +182,10 @@ impl<'de> serde::Deserialize<'de> for InviteThirdPartyUserRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             InviteThirdPartyUserRequest,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = InviteThirdPartyUserRequest {
                 email: f.required("email")?,
@@ -193,7 +196,7 @@ impl<'de> serde::Deserialize<'de> for InviteThirdPartyUserRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("InviteThirdPartyUserRequest"))
     }
 }
@@ -252,7 +255,10 @@ pub struct InvitedUser {
 }
 impl serde::Serialize for InvitedUser {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &InvitedUser, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &InvitedUser,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("invitedUserId", &v.invited_user_id);
             w.optional("email", &v.email);
             w.optional("resourceGroupId", &v.resource_group_id);
@@ -260,7 +266,7 @@ impl serde::Serialize for InvitedUser {
             w.optional("type", &v.type_);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -270,8 +276,8 @@ impl<'de> serde::Deserialize<'de> for InvitedUser {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<InvitedUser, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<InvitedUser, ruckus_one_runtime::internal::object::FieldError> {
             let value = InvitedUser {
                 invited_user_id: f.optional("invitedUserId"),
                 email: f.optional("email"),
@@ -283,7 +289,7 @@ impl<'de> serde::Deserialize<'de> for InvitedUser {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("InvitedUser"))
     }
 }
@@ -344,12 +350,15 @@ pub struct InviterUser {
 }
 impl serde::Serialize for InviterUser {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &InviterUser, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &InviterUser,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("firstName", &v.first_name);
             w.optional("lastName", &v.last_name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -359,8 +368,8 @@ impl<'de> serde::Deserialize<'de> for InviterUser {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<InviterUser, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<InviterUser, ruckus_one_runtime::internal::object::FieldError> {
             let value = InviterUser {
                 first_name: f.optional("firstName"),
                 last_name: f.optional("lastName"),
@@ -369,7 +378,7 @@ impl<'de> serde::Deserialize<'de> for InviterUser {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("InviterUser"))
     }
 }
@@ -414,11 +423,14 @@ pub struct UpdateUserRequest {
 }
 impl serde::Serialize for UpdateUserRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &UpdateUserRequest, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &UpdateUserRequest,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("resourceGroupId", &v.resource_group_id);
             w.field("role", &v.role);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -428,15 +440,18 @@ impl<'de> serde::Deserialize<'de> for UpdateUserRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<UpdateUserRequest, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            UpdateUserRequest,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = UpdateUserRequest {
                 resource_group_id: f.required("resourceGroupId")?,
                 role: f.required("role")?,
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("UpdateUserRequest"))
     }
 }
@@ -489,7 +504,7 @@ pub struct User {
 }
 impl serde::Serialize for User {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &User, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &User, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.optional("firstName", &v.first_name);
             w.optional("lastName", &v.last_name);
@@ -500,7 +515,7 @@ impl serde::Serialize for User {
             w.optional("userResourceMappings", &v.user_resource_mappings);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -510,8 +525,8 @@ impl<'de> serde::Deserialize<'de> for User {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<User, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<User, ruckus_one_runtime::internal::object::FieldError> {
             let value = User {
                 id: f.optional("id"),
                 first_name: f.optional("firstName"),
@@ -526,7 +541,7 @@ impl<'de> serde::Deserialize<'de> for User {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("User"))
     }
 }
@@ -614,12 +629,15 @@ pub struct UserInvitation {
 }
 impl serde::Serialize for UserInvitation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &UserInvitation, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &UserInvitation,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("state", &v.state);
             w.optional("inviterUser", &v.inviter_user);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -629,8 +647,8 @@ impl<'de> serde::Deserialize<'de> for UserInvitation {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<UserInvitation, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<UserInvitation, ruckus_one_runtime::internal::object::FieldError> {
             let value = UserInvitation {
                 state: f.optional("state"),
                 inviter_user: f.optional("inviterUser"),
@@ -639,7 +657,7 @@ impl<'de> serde::Deserialize<'de> for UserInvitation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("UserInvitation"))
     }
 }
@@ -719,7 +737,10 @@ pub struct UserListItem {
 }
 impl serde::Serialize for UserListItem {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &UserListItem, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &UserListItem,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("firstName", &v.first_name);
             w.optional("lastName", &v.last_name);
@@ -733,7 +754,7 @@ impl serde::Serialize for UserListItem {
             w.optional("invitation", &v.invitation);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -743,8 +764,8 @@ impl<'de> serde::Deserialize<'de> for UserListItem {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<UserListItem, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<UserListItem, ruckus_one_runtime::internal::object::FieldError> {
             let value = UserListItem {
                 id: f.optional("id"),
                 first_name: f.optional("firstName"),
@@ -762,7 +783,7 @@ impl<'de> serde::Deserialize<'de> for UserListItem {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("UserListItem"))
     }
 }
@@ -866,12 +887,15 @@ pub struct UserResourceMapping {
 }
 impl serde::Serialize for UserResourceMapping {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &UserResourceMapping, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &UserResourceMapping,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("role", &v.role);
             w.optional("resourceGroup", &v.resource_group);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -881,8 +905,11 @@ impl<'de> serde::Deserialize<'de> for UserResourceMapping {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<UserResourceMapping, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            UserResourceMapping,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = UserResourceMapping {
                 role: f.optional("role"),
                 resource_group: f.optional("resourceGroup"),
@@ -891,7 +918,7 @@ impl<'de> serde::Deserialize<'de> for UserResourceMapping {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("UserResourceMapping"))
     }
 }
@@ -1033,7 +1060,11 @@ impl<'a> UsersClient<'a> {
     #[doc(alias = "DELETE /ai/users")]
     #[inline]
     pub fn delete_users(&self, body: &Vec<String>) -> DeleteUsers<'a> {
-        let mut req = ruckus_one_runtime::Request::new(self.client, &DELETE_USERS, &[]);
+        let mut req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &DELETE_USERS,
+            &[],
+        );
         req.json(body);
         DeleteUsers { req }
     }
@@ -1051,7 +1082,11 @@ impl<'a> UsersClient<'a> {
     #[doc(alias = "GET /ai/users")]
     #[inline]
     pub fn list_users(&self) -> ListUsers<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &LIST_USERS, &[]);
+        let req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &LIST_USERS,
+            &[],
+        );
         ListUsers { req }
     }
     /// Add Internal User.
@@ -1075,7 +1110,7 @@ impl<'a> UsersClient<'a> {
         &self,
         body: &AddInternalUserRequest,
     ) -> AddInternalUser<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_INTERNAL_USER,
             &[],
@@ -1101,7 +1136,7 @@ impl<'a> UsersClient<'a> {
         &self,
         body: &InviteThirdPartyUserRequest,
     ) -> InviteThirdPartyUser<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &INVITE_THIRD_PARTY_USER,
             &[],
@@ -1127,7 +1162,7 @@ impl<'a> UsersClient<'a> {
     #[doc(alias = "GET /ai/users/internal")]
     #[inline]
     pub fn list_internal_users(&self) -> ListInternalUsers<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_INTERNAL_USERS,
             &[],
@@ -1158,7 +1193,7 @@ impl<'a> UsersClient<'a> {
         user_id: &str,
         body: &UpdateUserRequest,
     ) -> UpdateUser<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_USER,
             &[user_id],
@@ -1167,18 +1202,18 @@ impl<'a> UsersClient<'a> {
         UpdateUser { req }
     }
 }
-static DELETE_USERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_USERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_users",
     method: ruckus_one_runtime::Method::Delete,
     path: "/users",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `UsersClient::delete_users` (Delete User).
@@ -1187,7 +1222,7 @@ static DELETE_USERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteUsers<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteUsers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1230,18 +1265,18 @@ impl<'a> DeleteUsers<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_USERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_USERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_users",
     method: ruckus_one_runtime::Method::Get,
     path: "/users",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `UsersClient::list_users` (List Users).
@@ -1250,7 +1285,7 @@ static LIST_USERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListUsers<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListUsers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1293,18 +1328,18 @@ impl<'a> ListUsers<'a> {
         self.req.send_json_with_response()
     }
 }
-static ADD_INTERNAL_USER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ADD_INTERNAL_USER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_internal_user",
     method: ruckus_one_runtime::Method::Post,
     path: "/users/internal",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `UsersClient::add_internal_user` (Add Internal User).
@@ -1313,7 +1348,7 @@ static ADD_INTERNAL_USER: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddInternalUser<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> AddInternalUser<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1351,18 +1386,18 @@ impl<'a> AddInternalUser<'a> {
         self.req.send_json_with_response()
     }
 }
-static INVITE_THIRD_PARTY_USER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static INVITE_THIRD_PARTY_USER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "invite_third_party_user",
     method: ruckus_one_runtime::Method::Post,
     path: "/users/invitations",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `UsersClient::invite_third_party_user` (Invite Third Party User).
@@ -1371,7 +1406,7 @@ static INVITE_THIRD_PARTY_USER: ruckus_one_runtime::Operation = ruckus_one_runti
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct InviteThirdPartyUser<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> InviteThirdPartyUser<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1414,18 +1449,18 @@ impl<'a> InviteThirdPartyUser<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_INTERNAL_USERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_INTERNAL_USERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_internal_users",
     method: ruckus_one_runtime::Method::Get,
     path: "/users/internal",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `UsersClient::list_internal_users` (List Internal Users).
@@ -1434,7 +1469,7 @@ static LIST_INTERNAL_USERS: ruckus_one_runtime::Operation = ruckus_one_runtime::
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListInternalUsers<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListInternalUsers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1477,18 +1512,18 @@ impl<'a> ListInternalUsers<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_USER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_USER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_user",
     method: ruckus_one_runtime::Method::Put,
     path: "/users/{userId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `UsersClient::update_user` (Update User).
@@ -1497,7 +1532,7 @@ static UPDATE_USER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateUser<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateUser<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).

@@ -31,7 +31,7 @@ impl serde::Serialize for AccessControlProfileV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &AccessControlProfileV1,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("applicationPolicy", &v.application_policy);
             w.optional("description", &v.description);
@@ -43,7 +43,7 @@ impl serde::Serialize for AccessControlProfileV1 {
             w.optional("rateLimiting", &v.rate_limiting);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -53,8 +53,11 @@ impl<'de> serde::Deserialize<'de> for AccessControlProfileV1 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AccessControlProfileV1, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AccessControlProfileV1,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AccessControlProfileV1 {
                 application_policy: f.optional("applicationPolicy"),
                 description: f.optional("description"),
@@ -69,7 +72,7 @@ impl<'de> serde::Deserialize<'de> for AccessControlProfileV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AccessControlProfileV1"))
     }
 }
@@ -147,13 +150,13 @@ impl serde::Serialize for ApplicationLibraryApplication {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ApplicationLibraryApplication,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -163,10 +166,10 @@ impl<'de> serde::Deserialize<'de> for ApplicationLibraryApplication {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             ApplicationLibraryApplication,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ApplicationLibraryApplication {
                 id: f.optional("id"),
@@ -176,7 +179,7 @@ impl<'de> serde::Deserialize<'de> for ApplicationLibraryApplication {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApplicationLibraryApplication"))
     }
 }
@@ -218,12 +221,12 @@ impl serde::Serialize for ApplicationLibraryApplications {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ApplicationLibraryApplications,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("applications", &v.applications);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -233,10 +236,10 @@ impl<'de> serde::Deserialize<'de> for ApplicationLibraryApplications {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             ApplicationLibraryApplications,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ApplicationLibraryApplications {
                 applications: f.optional("applications"),
@@ -245,7 +248,7 @@ impl<'de> serde::Deserialize<'de> for ApplicationLibraryApplications {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApplicationLibraryApplications"))
     }
 }
@@ -284,12 +287,12 @@ impl serde::Serialize for ApplicationLibraryCategories {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ApplicationLibraryCategories,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("categories", &v.categories);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -299,10 +302,10 @@ impl<'de> serde::Deserialize<'de> for ApplicationLibraryCategories {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             ApplicationLibraryCategories,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ApplicationLibraryCategories {
                 categories: f.optional("categories"),
@@ -311,7 +314,7 @@ impl<'de> serde::Deserialize<'de> for ApplicationLibraryCategories {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApplicationLibraryCategories"))
     }
 }
@@ -352,13 +355,13 @@ impl serde::Serialize for ApplicationLibraryCategory {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ApplicationLibraryCategory,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -368,8 +371,11 @@ impl<'de> serde::Deserialize<'de> for ApplicationLibraryCategory {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApplicationLibraryCategory, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ApplicationLibraryCategory,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ApplicationLibraryCategory {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -378,7 +384,7 @@ impl<'de> serde::Deserialize<'de> for ApplicationLibraryCategory {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApplicationLibraryCategory"))
     }
 }
@@ -432,7 +438,7 @@ impl serde::Serialize for ApplicationLibrarySettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ApplicationLibrarySettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("changedApplications", &v.changed_applications);
             w.optional("latestReleasedDate", &v.latest_released_date);
@@ -444,7 +450,7 @@ impl serde::Serialize for ApplicationLibrarySettings {
             w.optional("currentVersion", &v.current_version);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -454,8 +460,11 @@ impl<'de> serde::Deserialize<'de> for ApplicationLibrarySettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApplicationLibrarySettings, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ApplicationLibrarySettings,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ApplicationLibrarySettings {
                 changed_applications: f.optional("changedApplications"),
                 latest_released_date: f.optional("latestReleasedDate"),
@@ -470,7 +479,7 @@ impl<'de> serde::Deserialize<'de> for ApplicationLibrarySettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApplicationLibrarySettings"))
     }
 }
@@ -557,7 +566,10 @@ pub struct ApplicationPolicyV1 {
 }
 impl serde::Serialize for ApplicationPolicyV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApplicationPolicyV1, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApplicationPolicyV1,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("description", &v.description);
             w.optional("id", &v.id);
             w.field("name", &v.name);
@@ -565,7 +577,7 @@ impl serde::Serialize for ApplicationPolicyV1 {
             w.optional("tenantId", &v.tenant_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -575,8 +587,11 @@ impl<'de> serde::Deserialize<'de> for ApplicationPolicyV1 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApplicationPolicyV1, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ApplicationPolicyV1,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ApplicationPolicyV1 {
                 description: f.optional("description"),
                 id: f.optional("id"),
@@ -588,7 +603,7 @@ impl<'de> serde::Deserialize<'de> for ApplicationPolicyV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApplicationPolicyV1"))
     }
 }
@@ -658,7 +673,10 @@ pub struct ChangedApplication {
 }
 impl serde::Serialize for ChangedApplication {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ChangedApplication, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ChangedApplication,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("applicationId", &v.application_id);
             w.optional("applicationName", &v.application_name);
             w.optional("categoryId", &v.category_id);
@@ -671,7 +689,7 @@ impl serde::Serialize for ChangedApplication {
             w.optional("type", &v.type_);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -681,8 +699,11 @@ impl<'de> serde::Deserialize<'de> for ChangedApplication {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ChangedApplication, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ChangedApplication,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ChangedApplication {
                 application_id: f.optional("applicationId"),
                 application_name: f.optional("applicationName"),
@@ -699,7 +720,7 @@ impl<'de> serde::Deserialize<'de> for ChangedApplication {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ChangedApplication"))
     }
 }
@@ -795,7 +816,7 @@ impl serde::Serialize for ChangedApplicationImpactedItem {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ChangedApplicationImpactedItem,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("applicationPolicyId", &v.application_policy_id);
             w.optional("applicationPolicyName", &v.application_policy_name);
@@ -803,7 +824,7 @@ impl serde::Serialize for ChangedApplicationImpactedItem {
             w.optional("applicationPolicyRuleName", &v.application_policy_rule_name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -813,10 +834,10 @@ impl<'de> serde::Deserialize<'de> for ChangedApplicationImpactedItem {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             ChangedApplicationImpactedItem,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ChangedApplicationImpactedItem {
                 application_policy_id: f.optional("applicationPolicyId"),
@@ -828,7 +849,7 @@ impl<'de> serde::Deserialize<'de> for ChangedApplicationImpactedItem {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ChangedApplicationImpactedItem"))
     }
 }
@@ -951,13 +972,13 @@ impl serde::Serialize for DevicePolicyOperationResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &DevicePolicyOperationResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -967,10 +988,10 @@ impl<'de> serde::Deserialize<'de> for DevicePolicyOperationResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             DevicePolicyOperationResponse,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = DevicePolicyOperationResponse {
                 request_id: f.optional("requestId"),
@@ -980,7 +1001,7 @@ impl<'de> serde::Deserialize<'de> for DevicePolicyOperationResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DevicePolicyOperationResponse"))
     }
 }
@@ -1033,7 +1054,10 @@ pub struct DevicePolicyV1 {
 }
 impl serde::Serialize for DevicePolicyV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DevicePolicyV1, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DevicePolicyV1,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("defaultAccess", &v.default_access);
             w.optional("description", &v.description);
             w.optional("id", &v.id);
@@ -1044,7 +1068,7 @@ impl serde::Serialize for DevicePolicyV1 {
             w.optional("rulesCount", &v.rules_count);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1054,8 +1078,8 @@ impl<'de> serde::Deserialize<'de> for DevicePolicyV1 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DevicePolicyV1, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<DevicePolicyV1, ruckus_one_runtime::internal::object::FieldError> {
             let value = DevicePolicyV1 {
                 default_access: f.optional("defaultAccess"),
                 description: f.optional("description"),
@@ -1070,7 +1094,7 @@ impl<'de> serde::Deserialize<'de> for DevicePolicyV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DevicePolicyV1"))
     }
 }
@@ -1149,12 +1173,15 @@ pub struct IdAndEnabled {
 }
 impl serde::Serialize for IdAndEnabled {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &IdAndEnabled, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &IdAndEnabled,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("enabled", &v.enabled);
             w.optional("id", &v.id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1164,8 +1191,8 @@ impl<'de> serde::Deserialize<'de> for IdAndEnabled {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<IdAndEnabled, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<IdAndEnabled, ruckus_one_runtime::internal::object::FieldError> {
             let value = IdAndEnabled {
                 enabled: f.optional("enabled"),
                 id: f.optional("id"),
@@ -1174,7 +1201,7 @@ impl<'de> serde::Deserialize<'de> for IdAndEnabled {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("IdAndEnabled"))
     }
 }
@@ -1238,7 +1265,7 @@ impl<'a> AccessControlClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryAccessControlProfiles<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_ACCESS_CONTROL_PROFILES,
             &[],
@@ -1260,7 +1287,7 @@ impl<'a> AccessControlClient<'a> {
         &self,
         access_control_profile_id: &str,
     ) -> GetAccessControlProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ACCESS_CONTROL_PROFILE,
             &[access_control_profile_id],
@@ -1281,7 +1308,7 @@ impl<'a> AccessControlClient<'a> {
         &self,
         access_control_profile_id: &str,
     ) -> GetAccessControlProfileV1<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ACCESS_CONTROL_PROFILE_V1,
             &[access_control_profile_id],
@@ -1305,7 +1332,7 @@ impl<'a> AccessControlClient<'a> {
         access_control_profile_id: &str,
         body: &super::common::AccessControlProfile,
     ) -> UpdateAccessControlProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_ACCESS_CONTROL_PROFILE,
             &[access_control_profile_id],
@@ -1330,7 +1357,7 @@ impl<'a> AccessControlClient<'a> {
         access_control_profile_id: &str,
         body: &AccessControlProfileV1,
     ) -> UpdateAccessControlProfileV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_ACCESS_CONTROL_PROFILE_V1,
             &[access_control_profile_id],
@@ -1355,7 +1382,7 @@ impl<'a> AccessControlClient<'a> {
         &self,
         access_control_profile_id: &str,
     ) -> DeleteAccessControlProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_ACCESS_CONTROL_PROFILE,
             &[access_control_profile_id],
@@ -1383,7 +1410,7 @@ impl<'a> AccessControlClient<'a> {
         access_control_profile_id: &str,
         application_policy_id: &str,
     ) -> AddApplicationPolicyToAccessControlProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_APPLICATION_POLICY_TO_ACCESS_CONTROL_PROFILE,
             &[access_control_profile_id, application_policy_id],
@@ -1413,7 +1440,7 @@ impl<'a> AccessControlClient<'a> {
         access_control_profile_id: &str,
         application_policy_id: &str,
     ) -> RemoveApplicationPolicyFromAccessControlProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REMOVE_APPLICATION_POLICY_FROM_ACCESS_CONTROL_PROFILE,
             &[access_control_profile_id, application_policy_id],
@@ -1443,7 +1470,7 @@ impl<'a> AccessControlClient<'a> {
         access_control_profile_id: &str,
         device_policy_id: &str,
     ) -> AddDevicePolicyToAccessControlProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_DEVICE_POLICY_TO_ACCESS_CONTROL_PROFILE,
             &[access_control_profile_id, device_policy_id],
@@ -1473,7 +1500,7 @@ impl<'a> AccessControlClient<'a> {
         access_control_profile_id: &str,
         device_policy_id: &str,
     ) -> RemoveDevicePolicyFromAccessControlProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REMOVE_DEVICE_POLICY_FROM_ACCESS_CONTROL_PROFILE,
             &[access_control_profile_id, device_policy_id],
@@ -1503,7 +1530,7 @@ impl<'a> AccessControlClient<'a> {
         access_control_profile_id: &str,
         l2_acl_policy_id: &str,
     ) -> AddL2AclPolicyToAccessControlProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_L2_ACL_POLICY_TO_ACCESS_CONTROL_PROFILE,
             &[access_control_profile_id, l2_acl_policy_id],
@@ -1533,7 +1560,7 @@ impl<'a> AccessControlClient<'a> {
         access_control_profile_id: &str,
         l2_acl_policy_id: &str,
     ) -> RemoveL2AclPolicyFromAccessControlProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REMOVE_L2_ACL_POLICY_FROM_ACCESS_CONTROL_PROFILE,
             &[access_control_profile_id, l2_acl_policy_id],
@@ -1563,7 +1590,7 @@ impl<'a> AccessControlClient<'a> {
         access_control_profile_id: &str,
         l3_acl_policy_id: &str,
     ) -> AddL3AclPolicyToAccessControlProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_L3_ACL_POLICY_TO_ACCESS_CONTROL_PROFILE,
             &[access_control_profile_id, l3_acl_policy_id],
@@ -1593,7 +1620,7 @@ impl<'a> AccessControlClient<'a> {
         access_control_profile_id: &str,
         l3_acl_policy_id: &str,
     ) -> RemoveL3AclPolicyFromAccessControlProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REMOVE_L3_ACL_POLICY_FROM_ACCESS_CONTROL_PROFILE,
             &[access_control_profile_id, l3_acl_policy_id],
@@ -1617,7 +1644,7 @@ impl<'a> AccessControlClient<'a> {
         &self,
         body: &super::common::ApplicationPolicy,
     ) -> CreateApplicationPolicy<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_APPLICATION_POLICY,
             &[],
@@ -1640,7 +1667,7 @@ impl<'a> AccessControlClient<'a> {
         &self,
         body: &ApplicationPolicyV1,
     ) -> CreateApplicationPolicyV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_APPLICATION_POLICY_V1,
             &[],
@@ -1660,7 +1687,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(alias = "GET /applicationPolicies")]
     #[inline]
     pub fn list_application_policies(&self) -> ListApplicationPolicies<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_APPLICATION_POLICIES,
             &[],
@@ -1685,7 +1712,7 @@ impl<'a> AccessControlClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryApplicationPolicies<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_APPLICATION_POLICIES,
             &[],
@@ -1709,7 +1736,7 @@ impl<'a> AccessControlClient<'a> {
         &self,
         application_policy_id: &str,
     ) -> GetApplicationPolicy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_APPLICATION_POLICY,
             &[application_policy_id],
@@ -1732,7 +1759,7 @@ impl<'a> AccessControlClient<'a> {
         &self,
         application_policy_id: &str,
     ) -> GetApplicationPolicyV1<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_APPLICATION_POLICY_V1,
             &[application_policy_id],
@@ -1758,7 +1785,7 @@ impl<'a> AccessControlClient<'a> {
         application_policy_id: &str,
         body: &super::common::ApplicationPolicy,
     ) -> UpdateApplicationPolicy<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_APPLICATION_POLICY,
             &[application_policy_id],
@@ -1785,7 +1812,7 @@ impl<'a> AccessControlClient<'a> {
         application_policy_id: &str,
         body: &ApplicationPolicyV1,
     ) -> UpdateApplicationPolicyV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_APPLICATION_POLICY_V1,
             &[application_policy_id],
@@ -1810,7 +1837,7 @@ impl<'a> AccessControlClient<'a> {
         &self,
         application_policy_id: &str,
     ) -> DeleteApplicationPolicy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_APPLICATION_POLICY,
             &[application_policy_id],
@@ -1832,7 +1859,7 @@ impl<'a> AccessControlClient<'a> {
         &self,
         body: &super::common::DevicePolicy,
     ) -> CreateDevicePolicy<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_DEVICE_POLICY,
             &[],
@@ -1855,7 +1882,7 @@ impl<'a> AccessControlClient<'a> {
         &self,
         body: &DevicePolicyV1,
     ) -> CreateDevicePolicyV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_DEVICE_POLICY_V1,
             &[],
@@ -1875,7 +1902,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(alias = "GET /devicePolicies")]
     #[inline]
     pub fn list_device_policies(&self) -> ListDevicePolicies<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_DEVICE_POLICIES,
             &[],
@@ -1900,7 +1927,7 @@ impl<'a> AccessControlClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryDevicePolicies<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_DEVICE_POLICIES,
             &[],
@@ -1921,7 +1948,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(alias = "getDevicePolicy")]
     #[inline]
     pub fn get_device_policy(&self, device_policy_id: &str) -> GetDevicePolicy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_DEVICE_POLICY,
             &[device_policy_id],
@@ -1941,7 +1968,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(alias = "getDevicePolicy")]
     #[inline]
     pub fn get_device_policy_v1(&self, device_policy_id: &str) -> GetDevicePolicyV1<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_DEVICE_POLICY_V1,
             &[device_policy_id],
@@ -1967,7 +1994,7 @@ impl<'a> AccessControlClient<'a> {
         device_policy_id: &str,
         body: &super::common::DevicePolicy,
     ) -> UpdateDevicePolicy<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_DEVICE_POLICY,
             &[device_policy_id],
@@ -1994,7 +2021,7 @@ impl<'a> AccessControlClient<'a> {
         device_policy_id: &str,
         body: &DevicePolicyV1,
     ) -> UpdateDevicePolicyV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_DEVICE_POLICY_V1,
             &[device_policy_id],
@@ -2019,7 +2046,7 @@ impl<'a> AccessControlClient<'a> {
         &self,
         device_policy_id: &str,
     ) -> DeleteDevicePolicy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_DEVICE_POLICY,
             &[device_policy_id],
@@ -2041,7 +2068,7 @@ impl<'a> AccessControlClient<'a> {
         &self,
         body: &super::common::L2AclPolicy,
     ) -> CreateL2AclPolicy<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_L2_ACL_POLICY,
             &[],
@@ -2061,7 +2088,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(alias = "GET /l2AclPolicies")]
     #[inline]
     pub fn list_l2_acl_policies(&self) -> ListL2AclPolicies<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_L2_ACL_POLICIES,
             &[],
@@ -2086,7 +2113,7 @@ impl<'a> AccessControlClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryL2AclPolicies<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_L2_ACL_POLICIES,
             &[],
@@ -2107,7 +2134,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(alias = "getL2AclPolicy")]
     #[inline]
     pub fn get_l2_acl_policy(&self, l2_acl_policy_id: &str) -> GetL2AclPolicy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_L2_ACL_POLICY,
             &[l2_acl_policy_id],
@@ -2133,7 +2160,7 @@ impl<'a> AccessControlClient<'a> {
         l2_acl_policy_id: &str,
         body: &super::common::L2AclPolicy,
     ) -> UpdateL2AclPolicy<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_L2_ACL_POLICY,
             &[l2_acl_policy_id],
@@ -2155,7 +2182,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(alias = "deleteL2AclPolicy")]
     #[inline]
     pub fn delete_l2_acl_policy(&self, l2_acl_policy_id: &str) -> DeleteL2AclPolicy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_L2_ACL_POLICY,
             &[l2_acl_policy_id],
@@ -2177,7 +2204,7 @@ impl<'a> AccessControlClient<'a> {
         &self,
         body: &super::common::L3AclPolicy,
     ) -> CreateL3AclPolicy<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_L3_ACL_POLICY,
             &[],
@@ -2197,7 +2224,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(alias = "GET /l3AclPolicies")]
     #[inline]
     pub fn list_l3_acl_policies(&self) -> ListL3AclPolicies<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_L3_ACL_POLICIES,
             &[],
@@ -2222,7 +2249,7 @@ impl<'a> AccessControlClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryL3AclPolicies<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_L3_ACL_POLICIES,
             &[],
@@ -2243,7 +2270,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(alias = "getL3AclPolicy")]
     #[inline]
     pub fn get_l3_acl_policy(&self, l3_acl_policy_id: &str) -> GetL3AclPolicy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_L3_ACL_POLICY,
             &[l3_acl_policy_id],
@@ -2269,7 +2296,7 @@ impl<'a> AccessControlClient<'a> {
         l3_acl_policy_id: &str,
         body: &super::common::L3AclPolicy,
     ) -> UpdateL3AclPolicy<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_L3_ACL_POLICY,
             &[l3_acl_policy_id],
@@ -2291,7 +2318,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(alias = "deleteL3AclPolicy")]
     #[inline]
     pub fn delete_l3_acl_policy(&self, l3_acl_policy_id: &str) -> DeleteL3AclPolicy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_L3_ACL_POLICY,
             &[l3_acl_policy_id],
@@ -2312,7 +2339,7 @@ impl<'a> AccessControlClient<'a> {
         &self,
         application_library_id: &str,
     ) -> ListApplicationLibraryCategories<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_APPLICATION_LIBRARY_CATEGORIES,
             &[application_library_id],
@@ -2341,7 +2368,7 @@ impl<'a> AccessControlClient<'a> {
         application_library_id: &str,
         category_id: &str,
     ) -> ListApplicationLibraryCategoryApplications<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_APPLICATION_LIBRARY_CATEGORY_APPLICATIONS,
             &[application_library_id, category_id],
@@ -2365,7 +2392,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(alias = "GET /applicationLibrarySettings")]
     #[inline]
     pub fn get_application_library_settings(&self) -> GetApplicationLibrarySettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_APPLICATION_LIBRARY_SETTINGS,
             &[],
@@ -2389,7 +2416,7 @@ impl<'a> AccessControlClient<'a> {
         &self,
         body: &ApplicationLibrarySettings,
     ) -> PatchApplicationLibrarySettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_APPLICATION_LIBRARY_SETTINGS,
             &[],
@@ -2418,7 +2445,7 @@ impl<'a> AccessControlClient<'a> {
         &self,
         body: &super::common::AccessControlProfile,
     ) -> AddAccessControlProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_ACCESS_CONTROL_PROFILE,
             &[],
@@ -2427,22 +2454,22 @@ impl<'a> AccessControlClient<'a> {
         AddAccessControlProfile { req }
     }
 }
-static QUERY_ACCESS_CONTROL_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_ACCESS_CONTROL_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_access_control_profiles",
     method: ruckus_one_runtime::Method::Post,
     path: "/accessControlProfiles/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_access_control_profiles`; the first is the default.
@@ -2458,7 +2485,7 @@ pub type QueryAccessControlProfilesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryAccessControlProfiles<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryAccessControlProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2473,8 +2500,8 @@ impl<'a> QueryAccessControlProfiles<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -2538,18 +2565,18 @@ impl<'a> QueryAccessControlProfiles<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_access_control_profile",
     method: ruckus_one_runtime::Method::Get,
     path: "/accessControlProfiles/{accessControlProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `AccessControlClient::get_access_control_profile` (Get access control profile).
@@ -2558,7 +2585,7 @@ static GET_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_ru
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAccessControlProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2601,22 +2628,22 @@ impl<'a> GetAccessControlProfile<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_ACCESS_CONTROL_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_ACCESS_CONTROL_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_access_control_profile_v1",
     method: ruckus_one_runtime::Method::Get,
     path: "/accessControlProfiles/{accessControlProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_access_control_profile_v1`; the first is the default.
@@ -2632,7 +2659,7 @@ pub type GetAccessControlProfileV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAccessControlProfileV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetAccessControlProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2681,18 +2708,18 @@ impl<'a> GetAccessControlProfileV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_access_control_profile",
     method: ruckus_one_runtime::Method::Put,
     path: "/accessControlProfiles/{accessControlProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `AccessControlClient::update_access_control_profile` (Update access control profile).
@@ -2701,7 +2728,7 @@ static UPDATE_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateAccessControlProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2774,22 +2801,22 @@ impl<'a> UpdateAccessControlProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static UPDATE_ACCESS_CONTROL_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_ACCESS_CONTROL_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_access_control_profile_v1",
     method: ruckus_one_runtime::Method::Put,
     path: "/accessControlProfiles/{accessControlProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_access_control_profile_v1`; the first is the default.
@@ -2805,7 +2832,7 @@ pub type UpdateAccessControlProfileV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateAccessControlProfileV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateAccessControlProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2884,26 +2911,26 @@ impl<'a> UpdateAccessControlProfileV1<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_access_control_profile",
     method: ruckus_one_runtime::Method::Delete,
     path: "/accessControlProfiles/{accessControlProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_access_control_profile`; the first is the default.
@@ -2920,7 +2947,7 @@ pub type DeleteAccessControlProfileVersion = super::versions::V1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteAccessControlProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2999,22 +3026,22 @@ impl<'a> DeleteAccessControlProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ADD_APPLICATION_POLICY_TO_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ADD_APPLICATION_POLICY_TO_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_application_policy_to_access_control_profile",
     method: ruckus_one_runtime::Method::Put,
     path: "/accessControlProfiles/{accessControlProfileId}/applicationPolicies/{applicationPolicyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `add_application_policy_to_access_control_profile`; the first is the default.
@@ -3030,7 +3057,7 @@ pub type AddApplicationPolicyToAccessControlProfileVersion = super::versions::V1
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddApplicationPolicyToAccessControlProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> AddApplicationPolicyToAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3112,22 +3139,22 @@ impl<'a> AddApplicationPolicyToAccessControlProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static REMOVE_APPLICATION_POLICY_FROM_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static REMOVE_APPLICATION_POLICY_FROM_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_application_policy_from_access_control_profile",
     method: ruckus_one_runtime::Method::Delete,
     path: "/accessControlProfiles/{accessControlProfileId}/applicationPolicies/{applicationPolicyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `remove_application_policy_from_access_control_profile`; the first is the default.
@@ -3143,7 +3170,7 @@ pub type RemoveApplicationPolicyFromAccessControlProfileVersion = super::version
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveApplicationPolicyFromAccessControlProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> RemoveApplicationPolicyFromAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3225,22 +3252,22 @@ impl<'a> RemoveApplicationPolicyFromAccessControlProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ADD_DEVICE_POLICY_TO_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ADD_DEVICE_POLICY_TO_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_device_policy_to_access_control_profile",
     method: ruckus_one_runtime::Method::Put,
     path: "/accessControlProfiles/{accessControlProfileId}/devicePolicies/{devicePolicyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `add_device_policy_to_access_control_profile`; the first is the default.
@@ -3256,7 +3283,7 @@ pub type AddDevicePolicyToAccessControlProfileVersion = super::versions::V1OrJso
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddDevicePolicyToAccessControlProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> AddDevicePolicyToAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3338,22 +3365,22 @@ impl<'a> AddDevicePolicyToAccessControlProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static REMOVE_DEVICE_POLICY_FROM_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static REMOVE_DEVICE_POLICY_FROM_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_device_policy_from_access_control_profile",
     method: ruckus_one_runtime::Method::Delete,
     path: "/accessControlProfiles/{accessControlProfileId}/devicePolicies/{devicePolicyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `remove_device_policy_from_access_control_profile`; the first is the default.
@@ -3369,7 +3396,7 @@ pub type RemoveDevicePolicyFromAccessControlProfileVersion = super::versions::V1
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveDevicePolicyFromAccessControlProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> RemoveDevicePolicyFromAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3451,22 +3478,22 @@ impl<'a> RemoveDevicePolicyFromAccessControlProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ADD_L2_ACL_POLICY_TO_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ADD_L2_ACL_POLICY_TO_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_l2_acl_policy_to_access_control_profile",
     method: ruckus_one_runtime::Method::Put,
     path: "/accessControlProfiles/{accessControlProfileId}/l2AclPolicies/{l2AclPolicyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `add_l2_acl_policy_to_access_control_profile`; the first is the default.
@@ -3482,7 +3509,7 @@ pub type AddL2AclPolicyToAccessControlProfileVersion = super::versions::V1OrJson
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddL2AclPolicyToAccessControlProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> AddL2AclPolicyToAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3564,22 +3591,22 @@ impl<'a> AddL2AclPolicyToAccessControlProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static REMOVE_L2_ACL_POLICY_FROM_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static REMOVE_L2_ACL_POLICY_FROM_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_l2_acl_policy_from_access_control_profile",
     method: ruckus_one_runtime::Method::Delete,
     path: "/accessControlProfiles/{accessControlProfileId}/l2AclPolicies/{l2AclPolicyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `remove_l2_acl_policy_from_access_control_profile`; the first is the default.
@@ -3595,7 +3622,7 @@ pub type RemoveL2AclPolicyFromAccessControlProfileVersion = super::versions::V1O
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveL2AclPolicyFromAccessControlProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> RemoveL2AclPolicyFromAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3677,22 +3704,22 @@ impl<'a> RemoveL2AclPolicyFromAccessControlProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ADD_L3_ACL_POLICY_TO_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ADD_L3_ACL_POLICY_TO_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_l3_acl_policy_to_access_control_profile",
     method: ruckus_one_runtime::Method::Put,
     path: "/accessControlProfiles/{accessControlProfileId}/l3AclPolicies/{l3AclPolicyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `add_l3_acl_policy_to_access_control_profile`; the first is the default.
@@ -3708,7 +3735,7 @@ pub type AddL3AclPolicyToAccessControlProfileVersion = super::versions::V1OrJson
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddL3AclPolicyToAccessControlProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> AddL3AclPolicyToAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3790,22 +3817,22 @@ impl<'a> AddL3AclPolicyToAccessControlProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static REMOVE_L3_ACL_POLICY_FROM_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static REMOVE_L3_ACL_POLICY_FROM_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_l3_acl_policy_from_access_control_profile",
     method: ruckus_one_runtime::Method::Delete,
     path: "/accessControlProfiles/{accessControlProfileId}/l3AclPolicies/{l3AclPolicyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `remove_l3_acl_policy_from_access_control_profile`; the first is the default.
@@ -3821,7 +3848,7 @@ pub type RemoveL3AclPolicyFromAccessControlProfileVersion = super::versions::V1O
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveL3AclPolicyFromAccessControlProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> RemoveL3AclPolicyFromAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3903,18 +3930,18 @@ impl<'a> RemoveL3AclPolicyFromAccessControlProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static CREATE_APPLICATION_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_APPLICATION_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_application_policy",
     method: ruckus_one_runtime::Method::Post,
     path: "/applicationPolicies",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `AccessControlClient::create_application_policy` (Create application policy).
@@ -3923,7 +3950,7 @@ static CREATE_APPLICATION_POLICY: ruckus_one_runtime::Operation = ruckus_one_run
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateApplicationPolicy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateApplicationPolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3998,22 +4025,22 @@ impl<'a> CreateApplicationPolicy<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static CREATE_APPLICATION_POLICY_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_APPLICATION_POLICY_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_application_policy_v1",
     method: ruckus_one_runtime::Method::Post,
     path: "/applicationPolicies",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_application_policy_v1`; the first is the default.
@@ -4029,7 +4056,7 @@ pub type CreateApplicationPolicyV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateApplicationPolicyV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateApplicationPolicyV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4110,18 +4137,18 @@ impl<'a> CreateApplicationPolicyV1<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static LIST_APPLICATION_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_APPLICATION_POLICIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_application_policies",
     method: ruckus_one_runtime::Method::Get,
     path: "/applicationPolicies",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `AccessControlClient::list_application_policies` (List application policies).
@@ -4130,7 +4157,7 @@ static LIST_APPLICATION_POLICIES: ruckus_one_runtime::Operation = ruckus_one_run
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListApplicationPolicies<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListApplicationPolicies<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4173,22 +4200,22 @@ impl<'a> ListApplicationPolicies<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_APPLICATION_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_APPLICATION_POLICIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_application_policies",
     method: ruckus_one_runtime::Method::Post,
     path: "/applicationPolicies/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_application_policies`; the first is the default.
@@ -4204,7 +4231,7 @@ pub type QueryApplicationPoliciesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryApplicationPolicies<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryApplicationPolicies<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4219,8 +4246,8 @@ impl<'a> QueryApplicationPolicies<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -4282,18 +4309,18 @@ impl<'a> QueryApplicationPolicies<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_APPLICATION_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_APPLICATION_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_application_policy",
     method: ruckus_one_runtime::Method::Get,
     path: "/applicationPolicies/{applicationPolicyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `AccessControlClient::get_application_policy` (Get application policy).
@@ -4302,7 +4329,7 @@ static GET_APPLICATION_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtim
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApplicationPolicy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetApplicationPolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4345,22 +4372,22 @@ impl<'a> GetApplicationPolicy<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_APPLICATION_POLICY_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_APPLICATION_POLICY_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_application_policy_v1",
     method: ruckus_one_runtime::Method::Get,
     path: "/applicationPolicies/{applicationPolicyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_application_policy_v1`; the first is the default.
@@ -4376,7 +4403,7 @@ pub type GetApplicationPolicyV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApplicationPolicyV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetApplicationPolicyV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4425,18 +4452,18 @@ impl<'a> GetApplicationPolicyV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_APPLICATION_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_APPLICATION_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_application_policy",
     method: ruckus_one_runtime::Method::Put,
     path: "/applicationPolicies/{applicationPolicyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `AccessControlClient::update_application_policy` (Update application policy).
@@ -4445,7 +4472,7 @@ static UPDATE_APPLICATION_POLICY: ruckus_one_runtime::Operation = ruckus_one_run
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApplicationPolicy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateApplicationPolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4518,22 +4545,22 @@ impl<'a> UpdateApplicationPolicy<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static UPDATE_APPLICATION_POLICY_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_APPLICATION_POLICY_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_application_policy_v1",
     method: ruckus_one_runtime::Method::Put,
     path: "/applicationPolicies/{applicationPolicyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_application_policy_v1`; the first is the default.
@@ -4549,7 +4576,7 @@ pub type UpdateApplicationPolicyV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApplicationPolicyV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateApplicationPolicyV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4628,26 +4655,26 @@ impl<'a> UpdateApplicationPolicyV1<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_APPLICATION_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_APPLICATION_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_application_policy",
     method: ruckus_one_runtime::Method::Delete,
     path: "/applicationPolicies/{applicationPolicyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_application_policy`; the first is the default.
@@ -4664,7 +4691,7 @@ pub type DeleteApplicationPolicyVersion = super::versions::V1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteApplicationPolicy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteApplicationPolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4743,18 +4770,18 @@ impl<'a> DeleteApplicationPolicy<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static CREATE_DEVICE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_DEVICE_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_device_policy",
     method: ruckus_one_runtime::Method::Post,
     path: "/devicePolicies",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `AccessControlClient::create_device_policy` (Create device policy).
@@ -4763,7 +4790,7 @@ static CREATE_DEVICE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime:
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateDevicePolicy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateDevicePolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4836,22 +4863,22 @@ impl<'a> CreateDevicePolicy<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static CREATE_DEVICE_POLICY_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_DEVICE_POLICY_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_device_policy_v1",
     method: ruckus_one_runtime::Method::Post,
     path: "/devicePolicies",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_device_policy_v1`; the first is the default.
@@ -4867,7 +4894,7 @@ pub type CreateDevicePolicyV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateDevicePolicyV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateDevicePolicyV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4946,18 +4973,18 @@ impl<'a> CreateDevicePolicyV1<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static LIST_DEVICE_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_DEVICE_POLICIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_device_policies",
     method: ruckus_one_runtime::Method::Get,
     path: "/devicePolicies",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `AccessControlClient::list_device_policies` (List device policies).
@@ -4966,7 +4993,7 @@ static LIST_DEVICE_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime:
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListDevicePolicies<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListDevicePolicies<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5009,22 +5036,22 @@ impl<'a> ListDevicePolicies<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_DEVICE_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_DEVICE_POLICIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_device_policies",
     method: ruckus_one_runtime::Method::Post,
     path: "/devicePolicies/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_device_policies`; the first is the default.
@@ -5040,7 +5067,7 @@ pub type QueryDevicePoliciesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryDevicePolicies<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryDevicePolicies<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5055,8 +5082,8 @@ impl<'a> QueryDevicePolicies<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -5118,18 +5145,18 @@ impl<'a> QueryDevicePolicies<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_DEVICE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_DEVICE_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_device_policy",
     method: ruckus_one_runtime::Method::Get,
     path: "/devicePolicies/{devicePolicyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `AccessControlClient::get_device_policy` (Get device policy).
@@ -5138,7 +5165,7 @@ static GET_DEVICE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetDevicePolicy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetDevicePolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5181,22 +5208,22 @@ impl<'a> GetDevicePolicy<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_DEVICE_POLICY_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_DEVICE_POLICY_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_device_policy_v1",
     method: ruckus_one_runtime::Method::Get,
     path: "/devicePolicies/{devicePolicyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_device_policy_v1`; the first is the default.
@@ -5212,7 +5239,7 @@ pub type GetDevicePolicyV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetDevicePolicyV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetDevicePolicyV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5261,18 +5288,18 @@ impl<'a> GetDevicePolicyV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_DEVICE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_DEVICE_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_device_policy",
     method: ruckus_one_runtime::Method::Put,
     path: "/devicePolicies/{devicePolicyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `AccessControlClient::update_device_policy` (Update device policy).
@@ -5281,7 +5308,7 @@ static UPDATE_DEVICE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime:
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateDevicePolicy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateDevicePolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5354,22 +5381,22 @@ impl<'a> UpdateDevicePolicy<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static UPDATE_DEVICE_POLICY_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_DEVICE_POLICY_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_device_policy_v1",
     method: ruckus_one_runtime::Method::Put,
     path: "/devicePolicies/{devicePolicyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_device_policy_v1`; the first is the default.
@@ -5385,7 +5412,7 @@ pub type UpdateDevicePolicyV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateDevicePolicyV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateDevicePolicyV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5464,26 +5491,26 @@ impl<'a> UpdateDevicePolicyV1<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_DEVICE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_DEVICE_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_device_policy",
     method: ruckus_one_runtime::Method::Delete,
     path: "/devicePolicies/{devicePolicyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_device_policy`; the first is the default.
@@ -5500,7 +5527,7 @@ pub type DeleteDevicePolicyVersion = super::versions::V1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteDevicePolicy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteDevicePolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5579,26 +5606,26 @@ impl<'a> DeleteDevicePolicy<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static CREATE_L2_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_L2_ACL_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_l2_acl_policy",
     method: ruckus_one_runtime::Method::Post,
     path: "/l2AclPolicies",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_l2_acl_policy`; the first is the default.
@@ -5615,7 +5642,7 @@ pub type CreateL2AclPolicyVersion = super::versions::V1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateL2AclPolicy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateL2AclPolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5694,18 +5721,18 @@ impl<'a> CreateL2AclPolicy<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static LIST_L2_ACL_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_L2_ACL_POLICIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_l2_acl_policies",
     method: ruckus_one_runtime::Method::Get,
     path: "/l2AclPolicies",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `AccessControlClient::list_l2_acl_policies` (List layer 2 ACL policies).
@@ -5714,7 +5741,7 @@ static LIST_L2_ACL_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime:
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListL2AclPolicies<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListL2AclPolicies<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5757,22 +5784,22 @@ impl<'a> ListL2AclPolicies<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_L2_ACL_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_L2_ACL_POLICIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_l2_acl_policies",
     method: ruckus_one_runtime::Method::Post,
     path: "/l2AclPolicies/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_l2_acl_policies`; the first is the default.
@@ -5788,7 +5815,7 @@ pub type QueryL2AclPoliciesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryL2AclPolicies<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryL2AclPolicies<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5803,8 +5830,8 @@ impl<'a> QueryL2AclPolicies<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -5868,22 +5895,22 @@ impl<'a> QueryL2AclPolicies<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_L2_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_L2_ACL_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_l2_acl_policy",
     method: ruckus_one_runtime::Method::Get,
     path: "/l2AclPolicies/{l2AclPolicyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_l2_acl_policy`; the first is the default.
@@ -5899,7 +5926,7 @@ pub type GetL2AclPolicyVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetL2AclPolicy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetL2AclPolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5948,26 +5975,26 @@ impl<'a> GetL2AclPolicy<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_L2_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_L2_ACL_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_l2_acl_policy",
     method: ruckus_one_runtime::Method::Put,
     path: "/l2AclPolicies/{l2AclPolicyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_l2_acl_policy`; the first is the default.
@@ -5984,7 +6011,7 @@ pub type UpdateL2AclPolicyVersion = super::versions::V1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateL2AclPolicy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateL2AclPolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6063,26 +6090,26 @@ impl<'a> UpdateL2AclPolicy<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_L2_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_L2_ACL_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_l2_acl_policy",
     method: ruckus_one_runtime::Method::Delete,
     path: "/l2AclPolicies/{l2AclPolicyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_l2_acl_policy`; the first is the default.
@@ -6099,7 +6126,7 @@ pub type DeleteL2AclPolicyVersion = super::versions::V1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteL2AclPolicy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteL2AclPolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6178,26 +6205,26 @@ impl<'a> DeleteL2AclPolicy<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static CREATE_L3_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_L3_ACL_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_l3_acl_policy",
     method: ruckus_one_runtime::Method::Post,
     path: "/l3AclPolicies",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_l3_acl_policy`; the first is the default.
@@ -6214,7 +6241,7 @@ pub type CreateL3AclPolicyVersion = super::versions::V1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateL3AclPolicy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateL3AclPolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6293,18 +6320,18 @@ impl<'a> CreateL3AclPolicy<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static LIST_L3_ACL_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_L3_ACL_POLICIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_l3_acl_policies",
     method: ruckus_one_runtime::Method::Get,
     path: "/l3AclPolicies",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `AccessControlClient::list_l3_acl_policies` (List layer 3 ACL policies).
@@ -6313,7 +6340,7 @@ static LIST_L3_ACL_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime:
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListL3AclPolicies<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListL3AclPolicies<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6356,22 +6383,22 @@ impl<'a> ListL3AclPolicies<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_L3_ACL_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_L3_ACL_POLICIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_l3_acl_policies",
     method: ruckus_one_runtime::Method::Post,
     path: "/l3AclPolicies/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_l3_acl_policies`; the first is the default.
@@ -6387,7 +6414,7 @@ pub type QueryL3AclPoliciesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryL3AclPolicies<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryL3AclPolicies<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6402,8 +6429,8 @@ impl<'a> QueryL3AclPolicies<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -6467,22 +6494,22 @@ impl<'a> QueryL3AclPolicies<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_L3_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_L3_ACL_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_l3_acl_policy",
     method: ruckus_one_runtime::Method::Get,
     path: "/l3AclPolicies/{l3AclPolicyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_l3_acl_policy`; the first is the default.
@@ -6498,7 +6525,7 @@ pub type GetL3AclPolicyVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetL3AclPolicy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetL3AclPolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6547,26 +6574,26 @@ impl<'a> GetL3AclPolicy<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_L3_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_L3_ACL_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_l3_acl_policy",
     method: ruckus_one_runtime::Method::Put,
     path: "/l3AclPolicies/{l3AclPolicyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_l3_acl_policy`; the first is the default.
@@ -6583,7 +6610,7 @@ pub type UpdateL3AclPolicyVersion = super::versions::V1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateL3AclPolicy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateL3AclPolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6662,26 +6689,26 @@ impl<'a> UpdateL3AclPolicy<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_L3_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_L3_ACL_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_l3_acl_policy",
     method: ruckus_one_runtime::Method::Delete,
     path: "/l3AclPolicies/{l3AclPolicyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_l3_acl_policy`; the first is the default.
@@ -6698,7 +6725,7 @@ pub type DeleteL3AclPolicyVersion = super::versions::V1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteL3AclPolicy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteL3AclPolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6777,22 +6804,22 @@ impl<'a> DeleteL3AclPolicy<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static LIST_APPLICATION_LIBRARY_CATEGORIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_APPLICATION_LIBRARY_CATEGORIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_application_library_categories",
     method: ruckus_one_runtime::Method::Get,
     path: "/applicationLibraries/{applicationLibraryId}/categories",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `list_application_library_categories`; the first is the default.
@@ -6808,7 +6835,7 @@ pub type ListApplicationLibraryCategoriesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListApplicationLibraryCategories<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListApplicationLibraryCategories<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6857,22 +6884,22 @@ impl<'a> ListApplicationLibraryCategories<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_APPLICATION_LIBRARY_CATEGORY_APPLICATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_APPLICATION_LIBRARY_CATEGORY_APPLICATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_application_library_category_applications",
     method: ruckus_one_runtime::Method::Get,
     path: "/applicationLibraries/{applicationLibraryId}/categories/{categoryId}/applications",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `list_application_library_category_applications`; the first is the default.
@@ -6888,7 +6915,7 @@ pub type ListApplicationLibraryCategoryApplicationsVersion = super::versions::V1
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListApplicationLibraryCategoryApplications<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListApplicationLibraryCategoryApplications<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6940,22 +6967,22 @@ impl<'a> ListApplicationLibraryCategoryApplications<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_APPLICATION_LIBRARY_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_APPLICATION_LIBRARY_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_application_library_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/applicationLibrarySettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_application_library_settings`; the first is the default.
@@ -6972,7 +6999,7 @@ pub type GetApplicationLibrarySettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApplicationLibrarySettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetApplicationLibrarySettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7039,22 +7066,22 @@ impl<'a> GetApplicationLibrarySettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static PATCH_APPLICATION_LIBRARY_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static PATCH_APPLICATION_LIBRARY_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_application_library_settings",
     method: ruckus_one_runtime::Method::Patch,
     path: "/applicationLibrarySettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `patch_application_library_settings`; the first is the default.
@@ -7070,7 +7097,7 @@ pub type PatchApplicationLibrarySettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchApplicationLibrarySettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> PatchApplicationLibrarySettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7149,26 +7176,26 @@ impl<'a> PatchApplicationLibrarySettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ADD_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ADD_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_access_control_profile",
     method: ruckus_one_runtime::Method::Post,
     path: "/accessControlProfiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `add_access_control_profile`; the first is the default.
@@ -7185,7 +7212,7 @@ pub type AddAccessControlProfileVersion = super::versions::V1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddAccessControlProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> AddAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).

@@ -24,7 +24,10 @@ pub struct ActivitiesAdmin {
 }
 impl serde::Serialize for ActivitiesAdmin {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ActivitiesAdmin, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ActivitiesAdmin,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("name", &v.name);
             w.optional("email", &v.email);
             w.optional("ip", &v.ip);
@@ -32,7 +35,7 @@ impl serde::Serialize for ActivitiesAdmin {
             w.optional("interface", &v.interface);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -42,8 +45,8 @@ impl<'de> serde::Deserialize<'de> for ActivitiesAdmin {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ActivitiesAdmin, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ActivitiesAdmin, ruckus_one_runtime::internal::object::FieldError> {
             let value = ActivitiesAdmin {
                 name: f.optional("name"),
                 email: f.optional("email"),
@@ -55,7 +58,7 @@ impl<'de> serde::Deserialize<'de> for ActivitiesAdmin {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ActivitiesAdmin"))
     }
 }
@@ -118,7 +121,10 @@ pub struct ActivitiesDevice {
 }
 impl serde::Serialize for ActivitiesDevice {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ActivitiesDevice, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ActivitiesDevice,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("serialNumber", &v.serial_number);
             w.optional("status", &v.status);
             w.optional("error", &v.error);
@@ -127,7 +133,7 @@ impl serde::Serialize for ActivitiesDevice {
             w.optional("description", &v.description);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -137,8 +143,8 @@ impl<'de> serde::Deserialize<'de> for ActivitiesDevice {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ActivitiesDevice, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ActivitiesDevice, ruckus_one_runtime::internal::object::FieldError> {
             let value = ActivitiesDevice {
                 serial_number: f.optional("serialNumber"),
                 status: f.optional("status"),
@@ -151,7 +157,7 @@ impl<'de> serde::Deserialize<'de> for ActivitiesDevice {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ActivitiesDevice"))
     }
 }
@@ -245,7 +251,7 @@ pub struct Activity {
 }
 impl serde::Serialize for Activity {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Activity, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Activity, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("requestId", &v.request_id);
             w.optional("status", &v.status);
             w.optional("useCase", &v.use_case);
@@ -265,7 +271,7 @@ impl serde::Serialize for Activity {
             w.optional("severity", &v.severity);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -275,8 +281,8 @@ impl<'de> serde::Deserialize<'de> for Activity {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Activity, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Activity, ruckus_one_runtime::internal::object::FieldError> {
             let value = Activity {
                 request_id: f.optional("requestId"),
                 status: f.optional("status"),
@@ -300,7 +306,7 @@ impl<'de> serde::Deserialize<'de> for Activity {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Activity"))
     }
 }
@@ -444,7 +450,10 @@ pub struct ActivityQuery {
 }
 impl serde::Serialize for ActivityQuery {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ActivityQuery, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ActivityQuery,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("filters", &v.filters);
             w.optional("page", &v.page);
             w.optional("pageSize", &v.page_size);
@@ -453,7 +462,7 @@ impl serde::Serialize for ActivityQuery {
             w.optional("sortOrder", &v.sort_order);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -463,8 +472,8 @@ impl<'de> serde::Deserialize<'de> for ActivityQuery {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ActivityQuery, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ActivityQuery, ruckus_one_runtime::internal::object::FieldError> {
             let value = ActivityQuery {
                 filters: f.optional("filters"),
                 page: f.optional("page"),
@@ -477,7 +486,7 @@ impl<'de> serde::Deserialize<'de> for ActivityQuery {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ActivityQuery"))
     }
 }
@@ -546,10 +555,13 @@ pub struct ActivityQueryFilters {
 }
 impl serde::Serialize for ActivityQueryFilters {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ActivityQueryFilters, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ActivityQueryFilters,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -559,15 +571,18 @@ impl<'de> serde::Deserialize<'de> for ActivityQueryFilters {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ActivityQueryFilters, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ActivityQueryFilters,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ActivityQueryFilters {
                 id: f.optional("id"),
             };
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ActivityQueryFilters"))
     }
 }
@@ -662,12 +677,15 @@ pub struct NameValuePair {
 }
 impl serde::Serialize for NameValuePair {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &NameValuePair, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &NameValuePair,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("name", &v.name);
             w.optional("value", &v.value);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -677,8 +695,8 @@ impl<'de> serde::Deserialize<'de> for NameValuePair {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<NameValuePair, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<NameValuePair, ruckus_one_runtime::internal::object::FieldError> {
             let value = NameValuePair {
                 name: f.optional("name"),
                 value: f.optional("value"),
@@ -687,7 +705,7 @@ impl<'de> serde::Deserialize<'de> for NameValuePair {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("NameValuePair"))
     }
 }
@@ -729,13 +747,16 @@ pub struct NotificationData {
 }
 impl serde::Serialize for NotificationData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &NotificationData, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &NotificationData,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("enabled", &v.enabled);
             w.optional("endpoint", &v.endpoint);
             w.optional("type", &v.type_);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -745,8 +766,8 @@ impl<'de> serde::Deserialize<'de> for NotificationData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<NotificationData, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<NotificationData, ruckus_one_runtime::internal::object::FieldError> {
             let value = NotificationData {
                 enabled: f.optional("enabled"),
                 endpoint: f.optional("endpoint"),
@@ -756,7 +777,7 @@ impl<'de> serde::Deserialize<'de> for NotificationData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("NotificationData"))
     }
 }
@@ -866,7 +887,7 @@ pub struct QueryData {
 }
 impl serde::Serialize for QueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &QueryData, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &QueryData, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("fields", &v.fields);
             w.optional("sortField", &v.sort_field);
             w.optional("sortOrder", &v.sort_order);
@@ -875,7 +896,7 @@ impl serde::Serialize for QueryData {
             w.optional("filters", &v.filters);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -885,8 +906,8 @@ impl<'de> serde::Deserialize<'de> for QueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<QueryData, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<QueryData, ruckus_one_runtime::internal::object::FieldError> {
             let value = QueryData {
                 fields: f.optional("fields"),
                 sort_field: f.optional("sortField"),
@@ -899,7 +920,7 @@ impl<'de> serde::Deserialize<'de> for QueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("QueryData"))
     }
 }
@@ -973,14 +994,17 @@ pub struct QueryResponseDevice {
 }
 impl serde::Serialize for QueryResponseDevice {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &QueryResponseDevice, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &QueryResponseDevice,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
             w.optional("data", &v.data);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -990,8 +1014,11 @@ impl<'de> serde::Deserialize<'de> for QueryResponseDevice {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<QueryResponseDevice, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            QueryResponseDevice,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = QueryResponseDevice {
                 fields: f.optional("fields"),
                 total_count: f.optional("totalCount"),
@@ -1002,7 +1029,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseDevice {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("QueryResponseDevice"))
     }
 }
@@ -1074,7 +1101,7 @@ impl<'a> ActivitiesClient<'a> {
     #[doc(alias = "GET /activities/{requestId}")]
     #[inline]
     pub fn get_activity(&self, request_id: &str) -> GetActivity<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ACTIVITY,
             &[request_id],
@@ -1096,7 +1123,7 @@ impl<'a> ActivitiesClient<'a> {
     #[doc(alias = "POST /activities/query")]
     #[inline]
     pub fn query_activities(&self, body: &ActivityQuery) -> QueryActivities<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_ACTIVITIES,
             &[],
@@ -1123,7 +1150,7 @@ impl<'a> ActivitiesClient<'a> {
         activity_id: &str,
         body: &NotificationData,
     ) -> UpdateActivityNotification<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_ACTIVITY_NOTIFICATION,
             &[activity_id],
@@ -1151,7 +1178,7 @@ impl<'a> ActivitiesClient<'a> {
         activity_id: &str,
         body: &QueryData,
     ) -> FindActivityDevices<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &FIND_ACTIVITY_DEVICES,
             &[activity_id],
@@ -1172,7 +1199,11 @@ impl<'a> ActivitiesClient<'a> {
     #[doc(alias = "deleteSchedule")]
     #[inline]
     pub fn delete_schedule(&self) -> DeleteSchedule<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &DELETE_SCHEDULE, &[]);
+        let req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &DELETE_SCHEDULE,
+            &[],
+        );
         DeleteSchedule { req }
     }
 }
@@ -1192,7 +1223,7 @@ impl<'a> super::NetworkClient<'a> {
         request_id: &str,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> Result<Activity, ruckus_one_runtime::Error> {
-        ruckus_one_runtime::wait_for_activity(
+        ruckus_one_runtime::internal::wait_for_activity(
                 self.client,
                 &GET_ACTIVITY,
                 request_id,
@@ -1215,22 +1246,27 @@ impl<'a> super::NetworkClient<'a> {
         Vec<Result<Activity, ruckus_one_runtime::Error>>,
         ruckus_one_runtime::Error,
     > {
-        ruckus_one_runtime::wait_all(self.client, &QUERY_ACTIVITIES, pending, options)
+        ruckus_one_runtime::internal::wait_all(
+                self.client,
+                &QUERY_ACTIVITIES,
+                pending,
+                options,
+            )
             .await
     }
 }
-pub(super) static GET_ACTIVITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+pub(super) static GET_ACTIVITY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_activity",
     method: ruckus_one_runtime::Method::Get,
     path: "/activities/{requestId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ACTIVITIES,
 };
 /// Request builder for `ActivitiesClient::get_activity` (Get activity).
@@ -1239,7 +1275,7 @@ pub(super) static GET_ACTIVITY: ruckus_one_runtime::Operation = ruckus_one_runti
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetActivity<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetActivity<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1280,18 +1316,18 @@ impl<'a> GetActivity<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_ACTIVITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_ACTIVITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_activities",
     method: ruckus_one_runtime::Method::Post,
     path: "/activities/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ACTIVITIES,
 };
 /// Request builder for `ActivitiesClient::query_activities` (Query activities).
@@ -1300,7 +1336,7 @@ static QUERY_ACTIVITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryActivities<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryActivities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1309,8 +1345,8 @@ impl<'a> QueryActivities<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -1362,18 +1398,18 @@ impl<'a> QueryActivities<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_ACTIVITY_NOTIFICATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_ACTIVITY_NOTIFICATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_activity_notification",
     method: ruckus_one_runtime::Method::Put,
     path: "/activities/{activityId}/notifications",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ACTIVITIES,
 };
 /// Request builder for `ActivitiesClient::update_activity_notification` (Update activity notification).
@@ -1382,7 +1418,7 @@ static UPDATE_ACTIVITY_NOTIFICATION: ruckus_one_runtime::Operation = ruckus_one_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateActivityNotification<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateActivityNotification<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1423,18 +1459,18 @@ impl<'a> UpdateActivityNotification<'a> {
         self.req.send_json_with_response()
     }
 }
-static FIND_ACTIVITY_DEVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static FIND_ACTIVITY_DEVICES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "find_activity_devices",
     method: ruckus_one_runtime::Method::Post,
     path: "/activities/{activityId}/devices/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ACTIVITIES,
 };
 /// Request builder for `ActivitiesClient::find_activity_devices` (Find activity devices).
@@ -1443,7 +1479,7 @@ static FIND_ACTIVITY_DEVICES: ruckus_one_runtime::Operation = ruckus_one_runtime
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct FindActivityDevices<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> FindActivityDevices<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1452,8 +1488,8 @@ impl<'a> FindActivityDevices<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -1505,18 +1541,18 @@ impl<'a> FindActivityDevices<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_SCHEDULE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_SCHEDULE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_schedule",
     method: ruckus_one_runtime::Method::Delete,
     path: "/private/activities/async-cleanup",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ACTIVITIES,
 };
 /// Request builder for `ActivitiesClient::delete_schedule` (Delete schedule).
@@ -1525,7 +1561,7 @@ static DELETE_SCHEDULE: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSchedule<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteSchedule<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).

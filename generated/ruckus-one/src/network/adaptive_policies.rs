@@ -62,7 +62,9 @@ impl std::fmt::Debug for AdaptiveEvaluationCriteria {
             }
             Self::NumberCriteria(v) => f.debug_tuple("NumberCriteria").field(v).finish(),
             Self::StringCriteria(v) => f.debug_tuple("StringCriteria").field(v).finish(),
-            Self::Unknown(v) => ruckus_one_runtime::union::debug_unknown(f, v, &[]),
+            Self::Unknown(v) => {
+                ruckus_one_runtime::internal::union::debug_unknown(f, v, &[])
+            }
         }
     }
 }
@@ -70,7 +72,7 @@ impl serde::Serialize for AdaptiveEvaluationCriteria {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
             Self::BooleanCriteria(v) => {
-                ruckus_one_runtime::union::serialize_tagged(
+                ruckus_one_runtime::internal::union::serialize_tagged(
                     v,
                     "criteriaType",
                     "BooleanCriteria",
@@ -78,7 +80,7 @@ impl serde::Serialize for AdaptiveEvaluationCriteria {
                 )
             }
             Self::DateRangeCriteria(v) => {
-                ruckus_one_runtime::union::serialize_tagged(
+                ruckus_one_runtime::internal::union::serialize_tagged(
                     v,
                     "criteriaType",
                     "DateRangeCriteria",
@@ -86,7 +88,7 @@ impl serde::Serialize for AdaptiveEvaluationCriteria {
                 )
             }
             Self::NumberCriteria(v) => {
-                ruckus_one_runtime::union::serialize_tagged(
+                ruckus_one_runtime::internal::union::serialize_tagged(
                     v,
                     "criteriaType",
                     "NumberCriteria",
@@ -94,7 +96,7 @@ impl serde::Serialize for AdaptiveEvaluationCriteria {
                 )
             }
             Self::StringCriteria(v) => {
-                ruckus_one_runtime::union::serialize_tagged(
+                ruckus_one_runtime::internal::union::serialize_tagged(
                     v,
                     "criteriaType",
                     "StringCriteria",
@@ -109,12 +111,14 @@ impl<'de> serde::Deserialize<'de> for AdaptiveEvaluationCriteria {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = ruckus_one_runtime::union::read(deserializer)?;
+        let value = ruckus_one_runtime::internal::union::read(deserializer)?;
         Ok(
-            match ruckus_one_runtime::union::tag(&value, "criteriaType").as_deref() {
+            match ruckus_one_runtime::internal::union::tag(&value, "criteriaType")
+                .as_deref()
+            {
                 Some("BooleanCriteria") => {
                     Self::BooleanCriteria(
-                        ruckus_one_runtime::union::decode_tagged(
+                        ruckus_one_runtime::internal::union::decode_tagged(
                             &value,
                             "criteriaType",
                             "AdaptiveEvaluationCriteria",
@@ -124,7 +128,7 @@ impl<'de> serde::Deserialize<'de> for AdaptiveEvaluationCriteria {
                 }
                 Some("DateRangeCriteria") => {
                     Self::DateRangeCriteria(
-                        ruckus_one_runtime::union::decode_tagged(
+                        ruckus_one_runtime::internal::union::decode_tagged(
                             &value,
                             "criteriaType",
                             "AdaptiveEvaluationCriteria",
@@ -134,7 +138,7 @@ impl<'de> serde::Deserialize<'de> for AdaptiveEvaluationCriteria {
                 }
                 Some("NumberCriteria") => {
                     Self::NumberCriteria(
-                        ruckus_one_runtime::union::decode_tagged(
+                        ruckus_one_runtime::internal::union::decode_tagged(
                             &value,
                             "criteriaType",
                             "AdaptiveEvaluationCriteria",
@@ -144,7 +148,7 @@ impl<'de> serde::Deserialize<'de> for AdaptiveEvaluationCriteria {
                 }
                 Some("StringCriteria") => {
                     Self::StringCriteria(
-                        ruckus_one_runtime::union::decode_tagged(
+                        ruckus_one_runtime::internal::union::decode_tagged(
                             &value,
                             "criteriaType",
                             "AdaptiveEvaluationCriteria",
@@ -172,11 +176,14 @@ pub struct BooleanCriteria {
 }
 impl serde::Serialize for BooleanCriteria {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &BooleanCriteria, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &BooleanCriteria,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("booleanCriteria", &v.boolean_criteria);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -186,15 +193,15 @@ impl<'de> serde::Deserialize<'de> for BooleanCriteria {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<BooleanCriteria, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<BooleanCriteria, ruckus_one_runtime::internal::object::FieldError> {
             let value = BooleanCriteria {
                 boolean_criteria: f.required("booleanCriteria")?,
                 additional_fields: f.rest(),
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("BooleanCriteria"))
     }
 }
@@ -226,14 +233,17 @@ pub struct DateRangeCriteria {
 }
 impl serde::Serialize for DateRangeCriteria {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DateRangeCriteria, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DateRangeCriteria,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("when", &v.when);
             w.field("startTime", &v.start_time);
             w.field("endTime", &v.end_time);
             w.field("zoneOffset", &v.zone_offset);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -243,8 +253,11 @@ impl<'de> serde::Deserialize<'de> for DateRangeCriteria {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DateRangeCriteria, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            DateRangeCriteria,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = DateRangeCriteria {
                 when: f.required("when")?,
                 start_time: f.required("startTime")?,
@@ -254,7 +267,7 @@ impl<'de> serde::Deserialize<'de> for DateRangeCriteria {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DateRangeCriteria"))
     }
 }
@@ -390,7 +403,7 @@ impl serde::Serialize for DynamicPolicyTemplate {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &DynamicPolicyTemplate,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("id", &v.id);
             w.field("name", &v.name);
@@ -400,7 +413,7 @@ impl serde::Serialize for DynamicPolicyTemplate {
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -410,8 +423,11 @@ impl<'de> serde::Deserialize<'de> for DynamicPolicyTemplate {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DynamicPolicyTemplate, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            DynamicPolicyTemplate,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = DynamicPolicyTemplate {
                 id: f.required("id")?,
                 name: f.required("name")?,
@@ -424,7 +440,7 @@ impl<'de> serde::Deserialize<'de> for DynamicPolicyTemplate {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DynamicPolicyTemplate"))
     }
 }
@@ -526,7 +542,7 @@ impl serde::Serialize for DynamicPolicyTemplateAttribute {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &DynamicPolicyTemplateAttribute,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("id", &v.id);
             w.field("name", &v.name);
@@ -537,7 +553,7 @@ impl serde::Serialize for DynamicPolicyTemplateAttribute {
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -547,10 +563,10 @@ impl<'de> serde::Deserialize<'de> for DynamicPolicyTemplateAttribute {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             DynamicPolicyTemplateAttribute,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = DynamicPolicyTemplateAttribute {
                 id: f.required("id")?,
@@ -565,7 +581,7 @@ impl<'de> serde::Deserialize<'de> for DynamicPolicyTemplateAttribute {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DynamicPolicyTemplateAttribute"))
     }
 }
@@ -744,14 +760,14 @@ pub struct LocalTime {
 }
 impl serde::Serialize for LocalTime {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &LocalTime, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &LocalTime, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("hour", &v.hour);
             w.optional("minute", &v.minute);
             w.optional("second", &v.second);
             w.optional("nano", &v.nano);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -761,8 +777,8 @@ impl<'de> serde::Deserialize<'de> for LocalTime {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<LocalTime, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<LocalTime, ruckus_one_runtime::internal::object::FieldError> {
             let value = LocalTime {
                 hour: f.optional("hour"),
                 minute: f.optional("minute"),
@@ -773,7 +789,7 @@ impl<'de> serde::Deserialize<'de> for LocalTime {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("LocalTime"))
     }
 }
@@ -825,11 +841,14 @@ pub struct NumberCriteria {
 }
 impl serde::Serialize for NumberCriteria {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &NumberCriteria, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &NumberCriteria,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.number("numberCriteria", Some(v.number_criteria));
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -839,15 +858,15 @@ impl<'de> serde::Deserialize<'de> for NumberCriteria {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<NumberCriteria, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<NumberCriteria, ruckus_one_runtime::internal::object::FieldError> {
             let value = NumberCriteria {
                 number_criteria: f.required("numberCriteria")?,
                 additional_fields: f.rest(),
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("NumberCriteria"))
     }
 }
@@ -882,14 +901,14 @@ pub struct PageData {
 }
 impl serde::Serialize for PageData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PageData, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &PageData, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
             w.optional("pageSize", &v.page_size);
             w.optional("pageCount", &v.page_count);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -899,8 +918,8 @@ impl<'de> serde::Deserialize<'de> for PageData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PageData, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<PageData, ruckus_one_runtime::internal::object::FieldError> {
             let value = PageData {
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
@@ -911,7 +930,7 @@ impl<'de> serde::Deserialize<'de> for PageData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PageData"))
     }
 }
@@ -967,14 +986,14 @@ impl serde::Serialize for PagedResponseResourceDynamicPolicyTemplate {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &PagedResponseResourceDynamicPolicyTemplate,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("paging", &v.paging);
             w.optional("content", &v.content);
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -984,10 +1003,10 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourceDynamicPolicyTemplate
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             PagedResponseResourceDynamicPolicyTemplate,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = PagedResponseResourceDynamicPolicyTemplate {
                 paging: f.optional("paging"),
@@ -998,7 +1017,7 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourceDynamicPolicyTemplate
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| e.into_error("PagedResponseResourceDynamicPolicyTemplate"))
     }
@@ -1052,14 +1071,14 @@ impl serde::Serialize for PagedResponseResourceDynamicPolicyTemplateAttribute {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &PagedResponseResourceDynamicPolicyTemplateAttribute,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("paging", &v.paging);
             w.optional("content", &v.content);
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1070,10 +1089,10 @@ for PagedResponseResourceDynamicPolicyTemplateAttribute {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             PagedResponseResourceDynamicPolicyTemplateAttribute,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = PagedResponseResourceDynamicPolicyTemplateAttribute {
                 paging: f.optional("paging"),
@@ -1084,7 +1103,7 @@ for PagedResponseResourceDynamicPolicyTemplateAttribute {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| {
                 e.into_error("PagedResponseResourceDynamicPolicyTemplateAttribute")
@@ -1143,14 +1162,14 @@ impl serde::Serialize for PagedResponseResourcePolicy {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &PagedResponseResourcePolicy,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("paging", &v.paging);
             w.optional("content", &v.content);
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1160,10 +1179,10 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourcePolicy {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             PagedResponseResourcePolicy,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = PagedResponseResourcePolicy {
                 paging: f.optional("paging"),
@@ -1174,7 +1193,7 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourcePolicy {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PagedResponseResourcePolicy"))
     }
 }
@@ -1227,14 +1246,14 @@ impl serde::Serialize for PagedResponseResourcePolicyCondition {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &PagedResponseResourcePolicyCondition,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("paging", &v.paging);
             w.optional("content", &v.content);
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1244,10 +1263,10 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourcePolicyCondition {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             PagedResponseResourcePolicyCondition,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = PagedResponseResourcePolicyCondition {
                 paging: f.optional("paging"),
@@ -1258,7 +1277,7 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourcePolicyCondition {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PagedResponseResourcePolicyCondition"))
     }
 }
@@ -1311,14 +1330,14 @@ impl serde::Serialize for PagedResponseResourcePolicySet {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &PagedResponseResourcePolicySet,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("paging", &v.paging);
             w.optional("content", &v.content);
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1328,10 +1347,10 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourcePolicySet {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             PagedResponseResourcePolicySet,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = PagedResponseResourcePolicySet {
                 paging: f.optional("paging"),
@@ -1342,7 +1361,7 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourcePolicySet {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PagedResponseResourcePolicySet"))
     }
 }
@@ -1395,14 +1414,14 @@ impl serde::Serialize for PagedResponseResourcePolicySetAssignment {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &PagedResponseResourcePolicySetAssignment,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("paging", &v.paging);
             w.optional("content", &v.content);
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1412,10 +1431,10 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourcePolicySetAssignment {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             PagedResponseResourcePolicySetAssignment,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = PagedResponseResourcePolicySetAssignment {
                 paging: f.optional("paging"),
@@ -1426,7 +1445,7 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourcePolicySetAssignment {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| e.into_error("PagedResponseResourcePolicySetAssignment"))
     }
@@ -1480,14 +1499,14 @@ impl serde::Serialize for PagedResponseResourcePrioritizedPolicy {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &PagedResponseResourcePrioritizedPolicy,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("paging", &v.paging);
             w.optional("content", &v.content);
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1497,10 +1516,10 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourcePrioritizedPolicy {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             PagedResponseResourcePrioritizedPolicy,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = PagedResponseResourcePrioritizedPolicy {
                 paging: f.optional("paging"),
@@ -1511,7 +1530,7 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourcePrioritizedPolicy {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| e.into_error("PagedResponseResourcePrioritizedPolicy"))
     }
@@ -1570,7 +1589,7 @@ pub struct Policy {
 }
 impl serde::Serialize for Policy {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Policy, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Policy, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.field("name", &v.name);
             w.optional("description", &v.description);
@@ -1582,7 +1601,7 @@ impl serde::Serialize for Policy {
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1592,8 +1611,8 @@ impl<'de> serde::Deserialize<'de> for Policy {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Policy, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Policy, ruckus_one_runtime::internal::object::FieldError> {
             let value = Policy {
                 id: f.optional("id"),
                 name: f.required("name")?,
@@ -1609,7 +1628,7 @@ impl<'de> serde::Deserialize<'de> for Policy {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Policy"))
     }
 }
@@ -1691,7 +1710,10 @@ pub struct PolicyCondition {
 }
 impl serde::Serialize for PolicyCondition {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PolicyCondition, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &PolicyCondition,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.field("policyId", &v.policy_id);
             w.field("templateAttributeId", &v.template_attribute_id);
@@ -1700,7 +1722,7 @@ impl serde::Serialize for PolicyCondition {
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1710,8 +1732,8 @@ impl<'de> serde::Deserialize<'de> for PolicyCondition {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PolicyCondition, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<PolicyCondition, ruckus_one_runtime::internal::object::FieldError> {
             let value = PolicyCondition {
                 id: f.optional("id"),
                 policy_id: f.required("policyId")?,
@@ -1724,7 +1746,7 @@ impl<'de> serde::Deserialize<'de> for PolicyCondition {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PolicyCondition"))
     }
 }
@@ -1790,13 +1812,13 @@ impl serde::Serialize for PolicyConditionUpdate {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &PolicyConditionUpdate,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("templateAttributeId", &v.template_attribute_id);
             w.optional("evaluationRule", &v.evaluation_rule);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1806,8 +1828,11 @@ impl<'de> serde::Deserialize<'de> for PolicyConditionUpdate {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PolicyConditionUpdate, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            PolicyConditionUpdate,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = PolicyConditionUpdate {
                 template_attribute_id: f.optional("templateAttributeId"),
                 evaluation_rule: f.optional("evaluationRule"),
@@ -1816,7 +1841,7 @@ impl<'de> serde::Deserialize<'de> for PolicyConditionUpdate {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PolicyConditionUpdate"))
     }
 }
@@ -1921,7 +1946,7 @@ pub struct PolicySet {
 }
 impl serde::Serialize for PolicySet {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PolicySet, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &PolicySet, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.field("name", &v.name);
             w.field("description", &v.description);
@@ -1933,7 +1958,7 @@ impl serde::Serialize for PolicySet {
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1943,8 +1968,8 @@ impl<'de> serde::Deserialize<'de> for PolicySet {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PolicySet, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<PolicySet, ruckus_one_runtime::internal::object::FieldError> {
             let value = PolicySet {
                 id: f.optional("id"),
                 name: f.required("name")?,
@@ -1960,7 +1985,7 @@ impl<'de> serde::Deserialize<'de> for PolicySet {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PolicySet"))
     }
 }
@@ -2042,14 +2067,17 @@ pub struct PolicySetAssignment {
 }
 impl serde::Serialize for PolicySetAssignment {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PolicySetAssignment, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &PolicySetAssignment,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("id", &v.id);
             w.field("identityId", &v.identity_id);
             w.field("identityName", &v.identity_name);
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2059,8 +2087,11 @@ impl<'de> serde::Deserialize<'de> for PolicySetAssignment {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PolicySetAssignment, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            PolicySetAssignment,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = PolicySetAssignment {
                 id: f.required("id")?,
                 identity_id: f.required("identityId")?,
@@ -2071,7 +2102,7 @@ impl<'de> serde::Deserialize<'de> for PolicySetAssignment {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PolicySetAssignment"))
     }
 }
@@ -2115,14 +2146,14 @@ impl serde::Serialize for PolicySetAssignmentGroups {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &PolicySetAssignmentGroups,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("identityName", &v.identity_name);
             w.field("identityId", &v.identity_id);
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2132,8 +2163,11 @@ impl<'de> serde::Deserialize<'de> for PolicySetAssignmentGroups {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PolicySetAssignmentGroups, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            PolicySetAssignmentGroups,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = PolicySetAssignmentGroups {
                 identity_name: f.required("identityName")?,
                 identity_id: f.required("identityId")?,
@@ -2143,7 +2177,7 @@ impl<'de> serde::Deserialize<'de> for PolicySetAssignmentGroups {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PolicySetAssignmentGroups"))
     }
 }
@@ -2184,13 +2218,16 @@ pub struct PolicyUpdate {
 }
 impl serde::Serialize for PolicyUpdate {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PolicyUpdate, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &PolicyUpdate,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("name", &v.name);
             w.optional("description", &v.description);
             w.optional("onMatchResponse", &v.on_match_response);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2200,8 +2237,8 @@ impl<'de> serde::Deserialize<'de> for PolicyUpdate {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PolicyUpdate, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<PolicyUpdate, ruckus_one_runtime::internal::object::FieldError> {
             let value = PolicyUpdate {
                 name: f.required("name")?,
                 description: f.optional("description"),
@@ -2211,7 +2248,7 @@ impl<'de> serde::Deserialize<'de> for PolicyUpdate {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PolicyUpdate"))
     }
 }
@@ -2256,13 +2293,16 @@ pub struct PrioritizedPolicy {
 }
 impl serde::Serialize for PrioritizedPolicy {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PrioritizedPolicy, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &PrioritizedPolicy,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("policyId", &v.policy_id);
             w.optional("priority", &v.priority);
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2272,8 +2312,11 @@ impl<'de> serde::Deserialize<'de> for PrioritizedPolicy {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PrioritizedPolicy, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            PrioritizedPolicy,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = PrioritizedPolicy {
                 policy_id: f.optional("policyId"),
                 priority: f.optional("priority"),
@@ -2283,7 +2326,7 @@ impl<'de> serde::Deserialize<'de> for PrioritizedPolicy {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PrioritizedPolicy"))
     }
 }
@@ -2333,11 +2376,14 @@ pub struct StringCriteria {
 }
 impl serde::Serialize for StringCriteria {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &StringCriteria, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &StringCriteria,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("regexStringCriteria", &v.regex_string_criteria);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2347,15 +2393,15 @@ impl<'de> serde::Deserialize<'de> for StringCriteria {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<StringCriteria, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<StringCriteria, ruckus_one_runtime::internal::object::FieldError> {
             let value = StringCriteria {
                 regex_string_criteria: f.required("regexStringCriteria")?,
                 additional_fields: f.rest(),
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("StringCriteria"))
     }
 }
@@ -2411,7 +2457,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
         policy_set_id: &str,
         policy_id: &str,
     ) -> GetPrioritizedRuleById<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_PRIORITIZED_RULE_BY_ID,
             &[policy_set_id, policy_id],
@@ -2441,7 +2487,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
         policy_id: &str,
         body: &PrioritizedPolicy,
     ) -> AssignPolicyToPolicySetWithPriority<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ASSIGN_POLICY_TO_POLICY_SET_WITH_PRIORITY,
             &[policy_set_id, policy_id],
@@ -2472,7 +2518,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
         policy_set_id: &str,
         policy_id: &str,
     ) -> RemoveMappedPolicySet<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REMOVE_MAPPED_POLICY_SET,
             &[policy_set_id, policy_id],
@@ -2504,7 +2550,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
         template_id: &str,
         pageable: &str,
     ) -> GetAllPoliciesUnderTemplate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ALL_POLICIES_UNDER_TEMPLATE,
             &[template_id],
@@ -2531,7 +2577,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "createPolicy")]
     #[inline]
     pub fn create_policy(&self, template_id: &str, body: &Policy) -> CreatePolicy<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_POLICY,
             &[template_id],
@@ -2564,7 +2610,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
         template_id: &str,
         policy_id: &str,
     ) -> GetAllConditionForPolicy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ALL_CONDITION_FOR_POLICY,
             &[template_id, policy_id],
@@ -2594,7 +2640,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
         policy_id: &str,
         body: &PolicyCondition,
     ) -> CreatePolicyCondition<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_POLICY_CONDITION,
             &[template_id, policy_id],
@@ -2625,7 +2671,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
         template_id: &str,
         body: &super::common::AdaptiveRadiusWorkflowQueryData,
     ) -> GetAllPoliciesForTemplateByQuery<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ALL_POLICIES_FOR_TEMPLATE_BY_QUERY,
             &[template_id],
@@ -2658,7 +2704,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
         template_id: &str,
         body: &super::common::AdaptiveRadiusWorkflowQueryData,
     ) -> QueryAttributeForTemplate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_ATTRIBUTE_FOR_TEMPLATE,
             &[template_id],
@@ -2687,7 +2733,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
         &self,
         body: &super::common::AdaptiveRadiusWorkflowQueryData,
     ) -> GetAllTemplatesByQuery<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ALL_TEMPLATES_BY_QUERY,
             &[],
@@ -2716,7 +2762,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
         &self,
         body: &super::common::AdaptiveRadiusWorkflowQueryData,
     ) -> GetAllPoliciesAcrossTemplatesByQuery<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ALL_POLICIES_ACROSS_TEMPLATES_BY_QUERY,
             &[],
@@ -2742,7 +2788,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "createPolicySet")]
     #[inline]
     pub fn create_policy_set(&self, body: &PolicySet) -> CreatePolicySet<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_POLICY_SET,
             &[],
@@ -2773,7 +2819,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
         policy_set_id: &str,
         body: &super::common::AdaptiveRadiusWorkflowQueryData,
     ) -> GetAllPolicySetsAssignmentsByQuery<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ALL_POLICY_SETS_ASSIGNMENTS_BY_QUERY,
             &[policy_set_id],
@@ -2804,7 +2850,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
         &self,
         body: &super::common::AdaptiveRadiusWorkflowQueryData,
     ) -> GetAllPolicySetsByQuery<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ALL_POLICY_SETS_BY_QUERY,
             &[],
@@ -2833,7 +2879,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
         template_id: &str,
         policy_id: &str,
     ) -> GetPolicyById<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_POLICY_BY_ID,
             &[template_id, policy_id],
@@ -2857,7 +2903,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "deletePolicy")]
     #[inline]
     pub fn delete_policy(&self, template_id: &str, policy_id: &str) -> DeletePolicy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_POLICY,
             &[template_id, policy_id],
@@ -2886,7 +2932,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
         policy_id: &str,
         body: &PolicyUpdate,
     ) -> UpdatePolicy<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_POLICY,
             &[template_id, policy_id],
@@ -2921,7 +2967,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
         policy_id: &str,
         condition_id: &str,
     ) -> GetConditionById<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_CONDITION_BY_ID,
             &[template_id, policy_id, condition_id],
@@ -2955,7 +3001,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
         policy_id: &str,
         condition_id: &str,
     ) -> DeletePolicyConditions<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_POLICY_CONDITIONS,
             &[template_id, policy_id, condition_id],
@@ -2990,7 +3036,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
         condition_id: &str,
         body: &PolicyConditionUpdate,
     ) -> UpdateCondition<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_CONDITION,
             &[template_id, policy_id, condition_id],
@@ -3014,7 +3060,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "getPolicySetById")]
     #[inline]
     pub fn get_policy_set_by_id(&self, policy_set_id: &str) -> GetPolicySetById<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_POLICY_SET_BY_ID,
             &[policy_set_id],
@@ -3037,7 +3083,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "deletePolicySet")]
     #[inline]
     pub fn delete_policy_set(&self, policy_set_id: &str) -> DeletePolicySet<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_POLICY_SET,
             &[policy_set_id],
@@ -3065,7 +3111,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
         policy_set_id: &str,
         body: &PolicySet,
     ) -> UpdatePolicySet<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_POLICY_SET,
             &[policy_set_id],
@@ -3092,7 +3138,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
         &self,
         template_id: &str,
     ) -> GetPolicyTemplateById<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_POLICY_TEMPLATE_BY_ID,
             &[template_id],
@@ -3124,7 +3170,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
         template_id: &str,
         pageable: &str,
     ) -> GetAttributesForTemplate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ATTRIBUTES_FOR_TEMPLATE,
             &[template_id],
@@ -3153,7 +3199,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
         template_id: &str,
         attribute_id: &str,
     ) -> GetAttributesByIdForTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ATTRIBUTES_BY_ID_FOR_TEMPLATE,
             &[template_id, attribute_id],
@@ -3181,7 +3227,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
         &self,
         policy_set_id: &str,
     ) -> GetAllPrioritizedPolicies<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ALL_PRIORITIZED_POLICIES,
             &[policy_set_id],
@@ -3211,7 +3257,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
         &self,
         policy_set_id: &str,
     ) -> GetAllPolicySetAssignments<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ALL_POLICY_SET_ASSIGNMENTS,
             &[policy_set_id],
@@ -3239,7 +3285,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
         policy_set_id: &str,
         assignment_id: &str,
     ) -> GetAssignmentById<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ASSIGNMENT_BY_ID,
             &[policy_set_id, assignment_id],
@@ -3247,22 +3293,22 @@ impl<'a> AdaptivePoliciesClient<'a> {
         GetAssignmentById { req }
     }
 }
-static GET_PRIORITIZED_RULE_BY_ID: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_PRIORITIZED_RULE_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_prioritized_rule_by_id",
     method: ruckus_one_runtime::Method::Get,
     path: "/policySets/{policySetId}/prioritizedPolicies/{policyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
 /// Representations offered by `get_prioritized_rule_by_id`; the first is the default.
@@ -3278,7 +3324,7 @@ pub type GetPrioritizedRuleByIdVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetPrioritizedRuleById<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetPrioritizedRuleById<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3327,22 +3373,22 @@ impl<'a> GetPrioritizedRuleById<'a> {
         self.req.send_json_with_response()
     }
 }
-static ASSIGN_POLICY_TO_POLICY_SET_WITH_PRIORITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ASSIGN_POLICY_TO_POLICY_SET_WITH_PRIORITY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "assign_policy_to_policy_set_with_priority",
     method: ruckus_one_runtime::Method::Put,
     path: "/policySets/{policySetId}/prioritizedPolicies/{policyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
 /// Representations offered by `assign_policy_to_policy_set_with_priority`; the first is the default.
@@ -3358,7 +3404,7 @@ pub type AssignPolicyToPolicySetWithPriorityVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AssignPolicyToPolicySetWithPriority<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> AssignPolicyToPolicySetWithPriority<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3410,22 +3456,22 @@ impl<'a> AssignPolicyToPolicySetWithPriority<'a> {
         self.req.send_json_with_response()
     }
 }
-static REMOVE_MAPPED_POLICY_SET: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static REMOVE_MAPPED_POLICY_SET: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_mapped_policy_set",
     method: ruckus_one_runtime::Method::Delete,
     path: "/policySets/{policySetId}/prioritizedPolicies/{policyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
 /// Representations offered by `remove_mapped_policy_set`; the first is the default.
@@ -3441,7 +3487,7 @@ pub type RemoveMappedPolicySetVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveMappedPolicySet<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> RemoveMappedPolicySet<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3490,22 +3536,22 @@ impl<'a> RemoveMappedPolicySet<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_ALL_POLICIES_UNDER_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_ALL_POLICIES_UNDER_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_policies_under_template",
     method: ruckus_one_runtime::Method::Get,
     path: "/policyTemplates/{templateId}/policies",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
 /// Representations offered by `get_all_policies_under_template`; the first is the default.
@@ -3522,7 +3568,7 @@ pub type GetAllPoliciesUnderTemplateVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllPoliciesUnderTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetAllPoliciesUnderTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3561,8 +3607,8 @@ impl<'a> GetAllPoliciesUnderTemplate<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::Spring,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::Spring,
         items: "content",
         first_page: 0u32,
     };
@@ -3614,22 +3660,22 @@ impl<'a> GetAllPoliciesUnderTemplate<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_policy",
     method: ruckus_one_runtime::Method::Post,
     path: "/policyTemplates/{templateId}/policies",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
 /// Representations offered by `create_policy`; the first is the default.
@@ -3645,7 +3691,7 @@ pub type CreatePolicyVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreatePolicy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreatePolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3715,22 +3761,22 @@ impl<'a> CreatePolicy<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_ALL_CONDITION_FOR_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_ALL_CONDITION_FOR_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_condition_for_policy",
     method: ruckus_one_runtime::Method::Get,
     path: "/policyTemplates/{templateId}/policies/{policyId}/conditions",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
 /// Representations offered by `get_all_condition_for_policy`; the first is the default.
@@ -3747,7 +3793,7 @@ pub type GetAllConditionForPolicyVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllConditionForPolicy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetAllConditionForPolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3786,8 +3832,8 @@ impl<'a> GetAllConditionForPolicy<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::Spring,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::Spring,
         items: "content",
         first_page: 0u32,
     };
@@ -3841,22 +3887,22 @@ impl<'a> GetAllConditionForPolicy<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_POLICY_CONDITION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_POLICY_CONDITION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_policy_condition",
     method: ruckus_one_runtime::Method::Post,
     path: "/policyTemplates/{templateId}/policies/{policyId}/conditions",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
 /// Representations offered by `create_policy_condition`; the first is the default.
@@ -3872,7 +3918,7 @@ pub type CreatePolicyConditionVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreatePolicyCondition<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreatePolicyCondition<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3921,22 +3967,22 @@ impl<'a> CreatePolicyCondition<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_ALL_POLICIES_FOR_TEMPLATE_BY_QUERY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_ALL_POLICIES_FOR_TEMPLATE_BY_QUERY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_policies_for_template_by_query",
     method: ruckus_one_runtime::Method::Post,
     path: "/policyTemplates/{templateId}/policies/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
 /// Representations offered by `get_all_policies_for_template_by_query`; the first is the default.
@@ -3953,7 +3999,7 @@ pub type GetAllPoliciesForTemplateByQueryVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllPoliciesForTemplateByQuery<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetAllPoliciesForTemplateByQuery<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3976,8 +4022,8 @@ impl<'a> GetAllPoliciesForTemplateByQuery<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "content",
         first_page: 1u32,
     };
@@ -4029,22 +4075,22 @@ impl<'a> GetAllPoliciesForTemplateByQuery<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_ATTRIBUTE_FOR_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_ATTRIBUTE_FOR_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_attribute_for_template",
     method: ruckus_one_runtime::Method::Post,
     path: "/policyTemplates/{templateId}/attributes/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
 /// Representations offered by `query_attribute_for_template`; the first is the default.
@@ -4061,7 +4107,7 @@ pub type QueryAttributeForTemplateVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryAttributeForTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryAttributeForTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4084,8 +4130,8 @@ impl<'a> QueryAttributeForTemplate<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "content",
         first_page: 1u32,
     };
@@ -4147,22 +4193,22 @@ impl<'a> QueryAttributeForTemplate<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_ALL_TEMPLATES_BY_QUERY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_ALL_TEMPLATES_BY_QUERY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_templates_by_query",
     method: ruckus_one_runtime::Method::Post,
     path: "/policyTemplates/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
 /// Representations offered by `get_all_templates_by_query`; the first is the default.
@@ -4179,7 +4225,7 @@ pub type GetAllTemplatesByQueryVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllTemplatesByQuery<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetAllTemplatesByQuery<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4202,8 +4248,8 @@ impl<'a> GetAllTemplatesByQuery<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "content",
         first_page: 1u32,
     };
@@ -4260,22 +4306,22 @@ impl<'a> GetAllTemplatesByQuery<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_ALL_POLICIES_ACROSS_TEMPLATES_BY_QUERY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_ALL_POLICIES_ACROSS_TEMPLATES_BY_QUERY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_policies_across_templates_by_query",
     method: ruckus_one_runtime::Method::Post,
     path: "/policyTemplates/policies/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
 /// Representations offered by `get_all_policies_across_templates_by_query`; the first is the default.
@@ -4292,7 +4338,7 @@ pub type GetAllPoliciesAcrossTemplatesByQueryVersion = super::versions::V1OrJson
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllPoliciesAcrossTemplatesByQuery<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetAllPoliciesAcrossTemplatesByQuery<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4318,8 +4364,8 @@ impl<'a> GetAllPoliciesAcrossTemplatesByQuery<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "content",
         first_page: 1u32,
     };
@@ -4371,22 +4417,22 @@ impl<'a> GetAllPoliciesAcrossTemplatesByQuery<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_POLICY_SET: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_POLICY_SET: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_policy_set",
     method: ruckus_one_runtime::Method::Post,
     path: "/policySets",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
 /// Representations offered by `create_policy_set`; the first is the default.
@@ -4402,7 +4448,7 @@ pub type CreatePolicySetVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreatePolicySet<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreatePolicySet<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4451,22 +4497,22 @@ impl<'a> CreatePolicySet<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_ALL_POLICY_SETS_ASSIGNMENTS_BY_QUERY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_ALL_POLICY_SETS_ASSIGNMENTS_BY_QUERY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_policy_sets_assignments_by_query",
     method: ruckus_one_runtime::Method::Post,
     path: "/policySets/{policySetId}/assignments/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
 /// Representations offered by `get_all_policy_sets_assignments_by_query`; the first is the default.
@@ -4483,7 +4529,7 @@ pub type GetAllPolicySetsAssignmentsByQueryVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllPolicySetsAssignmentsByQuery<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetAllPolicySetsAssignmentsByQuery<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4509,8 +4555,8 @@ impl<'a> GetAllPolicySetsAssignmentsByQuery<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "content",
         first_page: 1u32,
     };
@@ -4567,22 +4613,22 @@ impl<'a> GetAllPolicySetsAssignmentsByQuery<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_ALL_POLICY_SETS_BY_QUERY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_ALL_POLICY_SETS_BY_QUERY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_policy_sets_by_query",
     method: ruckus_one_runtime::Method::Post,
     path: "/policySets/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
 /// Representations offered by `get_all_policy_sets_by_query`; the first is the default.
@@ -4599,7 +4645,7 @@ pub type GetAllPolicySetsByQueryVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllPolicySetsByQuery<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetAllPolicySetsByQuery<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4622,8 +4668,8 @@ impl<'a> GetAllPolicySetsByQuery<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "content",
         first_page: 1u32,
     };
@@ -4675,22 +4721,22 @@ impl<'a> GetAllPolicySetsByQuery<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_POLICY_BY_ID: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_POLICY_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_policy_by_id",
     method: ruckus_one_runtime::Method::Get,
     path: "/policyTemplates/{templateId}/policies/{policyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
 /// Representations offered by `get_policy_by_id`; the first is the default.
@@ -4706,7 +4752,7 @@ pub type GetPolicyByIdVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetPolicyById<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetPolicyById<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4750,22 +4796,22 @@ impl<'a> GetPolicyById<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_policy",
     method: ruckus_one_runtime::Method::Delete,
     path: "/policyTemplates/{templateId}/policies/{policyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
 /// Representations offered by `delete_policy`; the first is the default.
@@ -4781,7 +4827,7 @@ pub type DeletePolicyVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeletePolicy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeletePolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4830,22 +4876,22 @@ impl<'a> DeletePolicy<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_policy",
     method: ruckus_one_runtime::Method::Patch,
     path: "/policyTemplates/{templateId}/policies/{policyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
 /// Representations offered by `update_policy`; the first is the default.
@@ -4861,7 +4907,7 @@ pub type UpdatePolicyVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdatePolicy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdatePolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4905,22 +4951,22 @@ impl<'a> UpdatePolicy<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_CONDITION_BY_ID: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_CONDITION_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_condition_by_id",
     method: ruckus_one_runtime::Method::Get,
     path: "/policyTemplates/{templateId}/policies/{policyId}/conditions/{conditionId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
 /// Representations offered by `get_condition_by_id`; the first is the default.
@@ -4936,7 +4982,7 @@ pub type GetConditionByIdVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetConditionById<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetConditionById<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4985,22 +5031,22 @@ impl<'a> GetConditionById<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_POLICY_CONDITIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_POLICY_CONDITIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_policy_conditions",
     method: ruckus_one_runtime::Method::Delete,
     path: "/policyTemplates/{templateId}/policies/{policyId}/conditions/{conditionId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
 /// Representations offered by `delete_policy_conditions`; the first is the default.
@@ -5016,7 +5062,7 @@ pub type DeletePolicyConditionsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeletePolicyConditions<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeletePolicyConditions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5065,22 +5111,22 @@ impl<'a> DeletePolicyConditions<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_CONDITION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_CONDITION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_condition",
     method: ruckus_one_runtime::Method::Patch,
     path: "/policyTemplates/{templateId}/policies/{policyId}/conditions/{conditionId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
 /// Representations offered by `update_condition`; the first is the default.
@@ -5096,7 +5142,7 @@ pub type UpdateConditionVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateCondition<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateCondition<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5145,22 +5191,22 @@ impl<'a> UpdateCondition<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_POLICY_SET_BY_ID: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_POLICY_SET_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_policy_set_by_id",
     method: ruckus_one_runtime::Method::Get,
     path: "/policySets/{policySetId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
 /// Representations offered by `get_policy_set_by_id`; the first is the default.
@@ -5176,7 +5222,7 @@ pub type GetPolicySetByIdVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetPolicySetById<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetPolicySetById<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5225,22 +5271,22 @@ impl<'a> GetPolicySetById<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_POLICY_SET: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_POLICY_SET: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_policy_set",
     method: ruckus_one_runtime::Method::Delete,
     path: "/policySets/{policySetId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
 /// Representations offered by `delete_policy_set`; the first is the default.
@@ -5256,7 +5302,7 @@ pub type DeletePolicySetVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeletePolicySet<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeletePolicySet<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5305,22 +5351,22 @@ impl<'a> DeletePolicySet<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_POLICY_SET: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_POLICY_SET: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_policy_set",
     method: ruckus_one_runtime::Method::Patch,
     path: "/policySets/{policySetId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
 /// Representations offered by `update_policy_set`; the first is the default.
@@ -5336,7 +5382,7 @@ pub type UpdatePolicySetVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdatePolicySet<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdatePolicySet<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5385,22 +5431,22 @@ impl<'a> UpdatePolicySet<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_POLICY_TEMPLATE_BY_ID: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_POLICY_TEMPLATE_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_policy_template_by_id",
     method: ruckus_one_runtime::Method::Get,
     path: "/policyTemplates/{templateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
 /// Representations offered by `get_policy_template_by_id`; the first is the default.
@@ -5416,7 +5462,7 @@ pub type GetPolicyTemplateByIdVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetPolicyTemplateById<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetPolicyTemplateById<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5465,22 +5511,22 @@ impl<'a> GetPolicyTemplateById<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_ATTRIBUTES_FOR_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_ATTRIBUTES_FOR_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_attributes_for_template",
     method: ruckus_one_runtime::Method::Get,
     path: "/policyTemplates/{templateId}/attributes",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
 /// Representations offered by `get_attributes_for_template`; the first is the default.
@@ -5497,7 +5543,7 @@ pub type GetAttributesForTemplateVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAttributesForTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetAttributesForTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5536,8 +5582,8 @@ impl<'a> GetAttributesForTemplate<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::Spring,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::Spring,
         items: "content",
         first_page: 0u32,
     };
@@ -5599,22 +5645,22 @@ impl<'a> GetAttributesForTemplate<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_ATTRIBUTES_BY_ID_FOR_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_ATTRIBUTES_BY_ID_FOR_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_attributes_by_id_for_template",
     method: ruckus_one_runtime::Method::Get,
     path: "/policyTemplates/{templateId}/attributes/{attributeId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
 /// Representations offered by `get_attributes_by_id_for_template`; the first is the default.
@@ -5630,7 +5676,7 @@ pub type GetAttributesByIdForTemplateVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAttributesByIdForTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetAttributesByIdForTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5679,22 +5725,22 @@ impl<'a> GetAttributesByIdForTemplate<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_ALL_PRIORITIZED_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_ALL_PRIORITIZED_POLICIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_prioritized_policies",
     method: ruckus_one_runtime::Method::Get,
     path: "/policySets/{policySetId}/prioritizedPolicies",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
 /// Representations offered by `get_all_prioritized_policies`; the first is the default.
@@ -5710,7 +5756,7 @@ pub type GetAllPrioritizedPoliciesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllPrioritizedPolicies<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetAllPrioritizedPolicies<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5762,22 +5808,22 @@ impl<'a> GetAllPrioritizedPolicies<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_ALL_POLICY_SET_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_ALL_POLICY_SET_ASSIGNMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_policy_set_assignments",
     method: ruckus_one_runtime::Method::Get,
     path: "/policySets/{policySetId}/assignments",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
 /// Representations offered by `get_all_policy_set_assignments`; the first is the default.
@@ -5794,7 +5840,7 @@ pub type GetAllPolicySetAssignmentsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllPolicySetAssignments<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetAllPolicySetAssignments<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5833,8 +5879,8 @@ impl<'a> GetAllPolicySetAssignments<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::Spring,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::Spring,
         items: "content",
         first_page: 0u32,
     };
@@ -5891,22 +5937,22 @@ impl<'a> GetAllPolicySetAssignments<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_ASSIGNMENT_BY_ID: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_ASSIGNMENT_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_assignment_by_id",
     method: ruckus_one_runtime::Method::Get,
     path: "/policySets/{policySetId}/assignments/{assignmentId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
 /// Representations offered by `get_assignment_by_id`; the first is the default.
@@ -5922,7 +5968,7 @@ pub type GetAssignmentByIdVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAssignmentById<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetAssignmentById<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).

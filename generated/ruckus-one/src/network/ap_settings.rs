@@ -27,14 +27,14 @@ impl serde::Serialize for ApAntennaTypeSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ApAntennaTypeSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("useVenueSettings", &v.use_venue_settings);
             w.optional("antennaType", &v.antenna_type);
             w.optional("useVenueOrApGroupSettings", &v.use_venue_or_ap_group_settings);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -44,8 +44,11 @@ impl<'de> serde::Deserialize<'de> for ApAntennaTypeSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApAntennaTypeSettings, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ApAntennaTypeSettings,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ApAntennaTypeSettings {
                 use_venue_settings: f.optional("useVenueSettings"),
                 antenna_type: f.optional("antennaType"),
@@ -55,7 +58,7 @@ impl<'de> serde::Deserialize<'de> for ApAntennaTypeSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApAntennaTypeSettings"))
     }
 }
@@ -109,13 +112,13 @@ impl serde::Serialize for ApBssColoringSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ApBssColoringSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("bssColoringEnabled", &v.bss_coloring_enabled);
             w.optional("useVenueSettings", &v.use_venue_settings);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -125,8 +128,11 @@ impl<'de> serde::Deserialize<'de> for ApBssColoringSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApBssColoringSettings, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ApBssColoringSettings,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ApBssColoringSettings {
                 bss_coloring_enabled: f.optional("bssColoringEnabled"),
                 use_venue_settings: f.optional("useVenueSettings"),
@@ -135,7 +141,7 @@ impl<'de> serde::Deserialize<'de> for ApBssColoringSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApBssColoringSettings"))
     }
 }
@@ -251,7 +257,10 @@ pub struct ApCapabilities {
 }
 impl serde::Serialize for ApCapabilities {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApCapabilities, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApCapabilities,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("allowCbandCountry", &v.allow_cband_country);
             w.optional("allowDfsCountry", &v.allow_dfs_country);
             w.optional("bandCombinationCapabilities", &v.band_combination_capabilities);
@@ -307,7 +316,7 @@ impl serde::Serialize for ApCapabilities {
             w.optional("wanConnection", &v.wan_connection);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -317,8 +326,8 @@ impl<'de> serde::Deserialize<'de> for ApCapabilities {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApCapabilities, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApCapabilities, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApCapabilities {
                 allow_cband_country: f.optional("allowCbandCountry"),
                 allow_dfs_country: f.optional("allowDfsCountry"),
@@ -372,7 +381,7 @@ impl<'de> serde::Deserialize<'de> for ApCapabilities {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApCapabilities"))
     }
 }
@@ -694,12 +703,15 @@ pub struct ApDhcpSettings {
 }
 impl serde::Serialize for ApDhcpSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApDhcpSettings, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApDhcpSettings,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("dhcpApRole", &v.dhcp_ap_role);
             w.field("serialNumber", &v.serial_number);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -709,8 +721,8 @@ impl<'de> serde::Deserialize<'de> for ApDhcpSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApDhcpSettings, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApDhcpSettings, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApDhcpSettings {
                 dhcp_ap_role: f.optional("dhcpApRole"),
                 serial_number: f.required("serialNumber")?,
@@ -719,7 +731,7 @@ impl<'de> serde::Deserialize<'de> for ApDhcpSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApDhcpSettings"))
     }
 }
@@ -766,7 +778,7 @@ impl serde::Serialize for ApDirectedMulticastSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ApDirectedMulticastSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("networkEnabled", &v.network_enabled);
             w.optional("useVenueSettings", &v.use_venue_settings);
@@ -774,7 +786,7 @@ impl serde::Serialize for ApDirectedMulticastSettings {
             w.optional("wirelessEnabled", &v.wireless_enabled);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -784,10 +796,10 @@ impl<'de> serde::Deserialize<'de> for ApDirectedMulticastSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             ApDirectedMulticastSettings,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ApDirectedMulticastSettings {
                 network_enabled: f.optional("networkEnabled"),
@@ -799,7 +811,7 @@ impl<'de> serde::Deserialize<'de> for ApDirectedMulticastSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApDirectedMulticastSettings"))
     }
 }
@@ -857,14 +869,14 @@ impl serde::Serialize for ApExternalAntennaSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ApExternalAntennaSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("externalAntenna", &v.external_antenna);
             w.optional("useVenueSettings", &v.use_venue_settings);
             w.optional("useVenueOrApGroupSettings", &v.use_venue_or_ap_group_settings);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -874,8 +886,11 @@ impl<'de> serde::Deserialize<'de> for ApExternalAntennaSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApExternalAntennaSettings, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ApExternalAntennaSettings,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ApExternalAntennaSettings {
                 external_antenna: f.optional("externalAntenna"),
                 use_venue_settings: f.optional("useVenueSettings"),
@@ -885,7 +900,7 @@ impl<'de> serde::Deserialize<'de> for ApExternalAntennaSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApExternalAntennaSettings"))
     }
 }
@@ -942,13 +957,16 @@ pub struct ApIotSettings {
 }
 impl serde::Serialize for ApIotSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApIotSettings, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApIotSettings,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("useVenueSettings", &v.use_venue_settings);
             w.optional("enabled", &v.enabled);
             w.optional("mqttBrokerAddress", &v.mqtt_broker_address);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -958,8 +976,8 @@ impl<'de> serde::Deserialize<'de> for ApIotSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApIotSettings, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApIotSettings, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApIotSettings {
                 use_venue_settings: f.optional("useVenueSettings"),
                 enabled: f.optional("enabled"),
@@ -969,7 +987,7 @@ impl<'de> serde::Deserialize<'de> for ApIotSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApIotSettings"))
     }
 }
@@ -1022,14 +1040,14 @@ impl serde::Serialize for ApLanPortSpecificSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ApLanPortSpecificSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("poeMode", &v.poe_mode);
             w.optional("poeOut", &v.poe_out);
             w.optional("useVenueSettings", &v.use_venue_settings);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1039,8 +1057,11 @@ impl<'de> serde::Deserialize<'de> for ApLanPortSpecificSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApLanPortSpecificSettings, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ApLanPortSpecificSettings,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ApLanPortSpecificSettings {
                 poe_mode: f.optional("poeMode"),
                 poe_out: f.optional("poeOut"),
@@ -1050,7 +1071,7 @@ impl<'de> serde::Deserialize<'de> for ApLanPortSpecificSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApLanPortSpecificSettings"))
     }
 }
@@ -1102,12 +1123,15 @@ pub struct ApLedSettings {
 }
 impl serde::Serialize for ApLedSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApLedSettings, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApLedSettings,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("ledEnabled", &v.led_enabled);
             w.optional("useVenueSettings", &v.use_venue_settings);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1117,8 +1141,8 @@ impl<'de> serde::Deserialize<'de> for ApLedSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApLedSettings, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApLedSettings, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApLedSettings {
                 led_enabled: f.optional("ledEnabled"),
                 use_venue_settings: f.optional("useVenueSettings"),
@@ -1127,7 +1151,7 @@ impl<'de> serde::Deserialize<'de> for ApLedSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApLedSettings"))
     }
 }
@@ -1174,14 +1198,14 @@ impl serde::Serialize for ApManagementTrafficVlanSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ApManagementTrafficVlanSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("useVenueSettings", &v.use_venue_settings);
             w.optional("vlanId", &v.vlan_id);
             w.optional("vlanOverrideEnabled", &v.vlan_override_enabled);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1191,10 +1215,10 @@ impl<'de> serde::Deserialize<'de> for ApManagementTrafficVlanSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             ApManagementTrafficVlanSettings,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ApManagementTrafficVlanSettings {
                 use_venue_settings: f.optional("useVenueSettings"),
@@ -1205,7 +1229,7 @@ impl<'de> serde::Deserialize<'de> for ApManagementTrafficVlanSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApManagementTrafficVlanSettings"))
     }
 }
@@ -1257,14 +1281,17 @@ pub struct ApMeshSettings {
 }
 impl serde::Serialize for ApMeshSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApMeshSettings, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApMeshSettings,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("meshMode", &v.mesh_mode);
             w.optional("uplinkMacAddresses", &v.uplink_mac_addresses);
             w.optional("uplinkMode", &v.uplink_mode);
             w.optional("venueMeshEnabled", &v.venue_mesh_enabled);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1274,8 +1301,8 @@ impl<'de> serde::Deserialize<'de> for ApMeshSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApMeshSettings, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApMeshSettings, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApMeshSettings {
                 mesh_mode: f.optional("meshMode"),
                 uplink_mac_addresses: f.optional("uplinkMacAddresses"),
@@ -1286,7 +1313,7 @@ impl<'de> serde::Deserialize<'de> for ApMeshSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApMeshSettings"))
     }
 }
@@ -1461,7 +1488,10 @@ pub struct ApNetworkSettings {
 }
 impl serde::Serialize for ApNetworkSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApNetworkSettings, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApNetworkSettings,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("gateway", &v.gateway);
             w.optional("ip", &v.ip);
             w.field("ipType", &v.ip_type);
@@ -1470,7 +1500,7 @@ impl serde::Serialize for ApNetworkSettings {
             w.optional("secondaryDnsServer", &v.secondary_dns_server);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1480,8 +1510,11 @@ impl<'de> serde::Deserialize<'de> for ApNetworkSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApNetworkSettings, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ApNetworkSettings,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ApNetworkSettings {
                 gateway: f.optional("gateway"),
                 ip: f.optional("ip"),
@@ -1494,7 +1527,7 @@ impl<'de> serde::Deserialize<'de> for ApNetworkSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApNetworkSettings"))
     }
 }
@@ -1628,7 +1661,10 @@ pub struct ApRadio24GHzSettings {
 }
 impl serde::Serialize for ApRadio24GHzSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApRadio24GHzSettings, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApRadio24GHzSettings,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("allowedChannels", &v.allowed_channels);
             w.optional("changeInterval", &v.change_interval);
             w.optional("channelBandwidth", &v.channel_bandwidth);
@@ -1641,7 +1677,7 @@ impl serde::Serialize for ApRadio24GHzSettings {
             w.optional("useVenueSettings", &v.use_venue_settings);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1651,8 +1687,11 @@ impl<'de> serde::Deserialize<'de> for ApRadio24GHzSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApRadio24GHzSettings, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ApRadio24GHzSettings,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ApRadio24GHzSettings {
                 allowed_channels: f.optional("allowedChannels"),
                 change_interval: f.optional("changeInterval"),
@@ -1669,7 +1708,7 @@ impl<'de> serde::Deserialize<'de> for ApRadio24GHzSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApRadio24GHzSettings"))
     }
 }
@@ -1786,7 +1825,10 @@ pub struct ApRadio5GHzSettings {
 }
 impl serde::Serialize for ApRadio5GHzSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApRadio5GHzSettings, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApRadio5GHzSettings,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("allowedChannels", &v.allowed_channels);
             w.optional("changeInterval", &v.change_interval);
             w.optional("channelBandwidth", &v.channel_bandwidth);
@@ -1799,7 +1841,7 @@ impl serde::Serialize for ApRadio5GHzSettings {
             w.optional("useVenueSettings", &v.use_venue_settings);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1809,8 +1851,11 @@ impl<'de> serde::Deserialize<'de> for ApRadio5GHzSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApRadio5GHzSettings, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ApRadio5GHzSettings,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ApRadio5GHzSettings {
                 allowed_channels: f.optional("allowedChannels"),
                 change_interval: f.optional("changeInterval"),
@@ -1827,7 +1872,7 @@ impl<'de> serde::Deserialize<'de> for ApRadio5GHzSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApRadio5GHzSettings"))
     }
 }
@@ -1962,7 +2007,10 @@ pub struct ApRadio6GHzSettings {
 }
 impl serde::Serialize for ApRadio6GHzSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApRadio6GHzSettings, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApRadio6GHzSettings,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("allowedChannels", &v.allowed_channels);
             w.optional("bssMinRate6G", &v.bss_min_rate6g);
             w.optional("changeInterval", &v.change_interval);
@@ -1992,7 +2040,7 @@ impl serde::Serialize for ApRadio6GHzSettings {
             w.optional("useVenueSettings", &v.use_venue_settings);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2002,8 +2050,11 @@ impl<'de> serde::Deserialize<'de> for ApRadio6GHzSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApRadio6GHzSettings, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ApRadio6GHzSettings,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ApRadio6GHzSettings {
                 allowed_channels: f.optional("allowedChannels"),
                 bss_min_rate6g: f.optional("bssMinRate6G"),
@@ -2033,7 +2084,7 @@ impl<'de> serde::Deserialize<'de> for ApRadio6GHzSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApRadio6GHzSettings"))
     }
 }
@@ -2264,7 +2315,7 @@ impl serde::Serialize for ApRadioDual5GHzSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ApRadioDual5GHzSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("enabled", &v.enabled);
             w.optional("lower5gEnabled", &v.lower5g_enabled);
@@ -2274,7 +2325,7 @@ impl serde::Serialize for ApRadioDual5GHzSettings {
             w.optional("useVenueEnabled", &v.use_venue_enabled);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2284,8 +2335,11 @@ impl<'de> serde::Deserialize<'de> for ApRadioDual5GHzSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApRadioDual5GHzSettings, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ApRadioDual5GHzSettings,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ApRadioDual5GHzSettings {
                 enabled: f.optional("enabled"),
                 lower5g_enabled: f.optional("lower5gEnabled"),
@@ -2298,7 +2352,7 @@ impl<'de> serde::Deserialize<'de> for ApRadioDual5GHzSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApRadioDual5GHzSettings"))
     }
 }
@@ -2379,7 +2433,10 @@ pub struct ApRadioSettings {
 }
 impl serde::Serialize for ApRadioSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApRadioSettings, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApRadioSettings,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("apRadioParams24G", &v.ap_radio_params24g);
             w.optional("apRadioParams50G", &v.ap_radio_params50g);
             w.optional("apRadioParams6G", &v.ap_radio_params6g);
@@ -2390,7 +2447,7 @@ impl serde::Serialize for ApRadioSettings {
             w.optional("useVenueSettings", &v.use_venue_settings);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2400,8 +2457,8 @@ impl<'de> serde::Deserialize<'de> for ApRadioSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApRadioSettings, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApRadioSettings, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApRadioSettings {
                 ap_radio_params24g: f.optional("apRadioParams24G"),
                 ap_radio_params50g: f.optional("apRadioParams50G"),
@@ -2416,7 +2473,7 @@ impl<'de> serde::Deserialize<'de> for ApRadioSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApRadioSettings"))
     }
 }
@@ -2513,7 +2570,7 @@ impl serde::Serialize for ApSmartMonitorSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ApSmartMonitorSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("enabled", &v.enabled);
             w.optional("interval", &v.interval);
@@ -2521,7 +2578,7 @@ impl serde::Serialize for ApSmartMonitorSettings {
             w.optional("useVenueSettings", &v.use_venue_settings);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2531,8 +2588,11 @@ impl<'de> serde::Deserialize<'de> for ApSmartMonitorSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApSmartMonitorSettings, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ApSmartMonitorSettings,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ApSmartMonitorSettings {
                 enabled: f.optional("enabled"),
                 interval: f.optional("interval"),
@@ -2543,7 +2603,7 @@ impl<'de> serde::Deserialize<'de> for ApSmartMonitorSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApSmartMonitorSettings"))
     }
 }
@@ -2604,7 +2664,7 @@ impl serde::Serialize for ApStickyClientSteeringSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ApStickyClientSteeringSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("enabled", &v.enabled);
             w.optional(
@@ -2615,7 +2675,7 @@ impl serde::Serialize for ApStickyClientSteeringSettings {
             w.optional("useVenueSettings", &v.use_venue_settings);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2625,10 +2685,10 @@ impl<'de> serde::Deserialize<'de> for ApStickyClientSteeringSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             ApStickyClientSteeringSettings,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ApStickyClientSteeringSettings {
                 enabled: f.optional("enabled"),
@@ -2641,7 +2701,7 @@ impl<'de> serde::Deserialize<'de> for ApStickyClientSteeringSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApStickyClientSteeringSettings"))
     }
 }
@@ -2699,12 +2759,15 @@ pub struct ApUsbPortSettings {
 }
 impl serde::Serialize for ApUsbPortSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApUsbPortSettings, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApUsbPortSettings,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("useVenueSettings", &v.use_venue_settings);
             w.optional("usbPortEnable", &v.usb_port_enable);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2714,8 +2777,11 @@ impl<'de> serde::Deserialize<'de> for ApUsbPortSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApUsbPortSettings, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ApUsbPortSettings,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ApUsbPortSettings {
                 use_venue_settings: f.optional("useVenueSettings"),
                 usb_port_enable: f.optional("usbPortEnable"),
@@ -2724,7 +2790,7 @@ impl<'de> serde::Deserialize<'de> for ApUsbPortSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApUsbPortSettings"))
     }
 }
@@ -2768,7 +2834,7 @@ pub struct Channels6G {
 }
 impl serde::Serialize for Channels6G {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Channels6G, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Channels6G, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("160MHz", &v.n_160mhz);
             w.optional("20MHz", &v.n_20mhz);
             w.optional("40MHz", &v.n_40mhz);
@@ -2776,7 +2842,7 @@ impl serde::Serialize for Channels6G {
             w.optional("auto", &v.auto);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2786,8 +2852,8 @@ impl<'de> serde::Deserialize<'de> for Channels6G {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Channels6G, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Channels6G, ruckus_one_runtime::internal::object::FieldError> {
             let value = Channels6G {
                 n_160mhz: f.optional("160MHz"),
                 n_20mhz: f.optional("20MHz"),
@@ -2799,7 +2865,7 @@ impl<'de> serde::Deserialize<'de> for Channels6G {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Channels6G"))
     }
 }
@@ -2879,14 +2945,14 @@ impl serde::Serialize for VenueApSnmpAgentProfileSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueApSnmpAgentProfileSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("useVenueSettings", &v.use_venue_settings);
             w.optional("apSnmpAgentProfileId", &v.ap_snmp_agent_profile_id);
             w.optional("enableApSnmp", &v.enable_ap_snmp);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2896,10 +2962,10 @@ impl<'de> serde::Deserialize<'de> for VenueApSnmpAgentProfileSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             VenueApSnmpAgentProfileSettings,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = VenueApSnmpAgentProfileSettings {
                 use_venue_settings: f.optional("useVenueSettings"),
@@ -2910,7 +2976,7 @@ impl<'de> serde::Deserialize<'de> for VenueApSnmpAgentProfileSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApSnmpAgentProfileSettings"))
     }
 }
@@ -2962,7 +3028,7 @@ impl serde::Serialize for WifiAvailableChannelsV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &WifiAvailableChannelsV1,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("2.4GChannels", &v.n_2_4g_channels);
             w.optional("5GChannels", &v.n_5g_channels);
@@ -2971,7 +3037,7 @@ impl serde::Serialize for WifiAvailableChannelsV1 {
             w.optional("6GChannels", &v.n_6g_channels);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2981,8 +3047,11 @@ impl<'de> serde::Deserialize<'de> for WifiAvailableChannelsV1 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<WifiAvailableChannelsV1, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            WifiAvailableChannelsV1,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = WifiAvailableChannelsV1 {
                 n_2_4g_channels: f.optional("2.4GChannels"),
                 n_5g_channels: f.optional("5GChannels"),
@@ -2994,7 +3063,7 @@ impl<'de> serde::Deserialize<'de> for WifiAvailableChannelsV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("WifiAvailableChannelsV1"))
     }
 }
@@ -3088,7 +3157,7 @@ impl<'a> ApSettingsClient<'a> {
         venue_id: &str,
         serial_number: &str,
     ) -> GetApAntennaTypeSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_AP_ANTENNA_TYPE_SETTINGS,
             &[venue_id, serial_number],
@@ -3116,7 +3185,7 @@ impl<'a> ApSettingsClient<'a> {
         serial_number: &str,
         body: &ApAntennaTypeSettings,
     ) -> UpdateApAntennaTypeSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_AP_ANTENNA_TYPE_SETTINGS,
             &[venue_id, serial_number],
@@ -3144,7 +3213,7 @@ impl<'a> ApSettingsClient<'a> {
         venue_id: &str,
         serial_number: &str,
     ) -> GetApBandModeSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_AP_BAND_MODE_SETTINGS,
             &[venue_id, serial_number],
@@ -3172,7 +3241,7 @@ impl<'a> ApSettingsClient<'a> {
         venue_id: &str,
         serial_number: &str,
     ) -> UpdateApBandModeSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_AP_BAND_MODE_SETTINGS,
             &[venue_id, serial_number],
@@ -3200,7 +3269,7 @@ impl<'a> ApSettingsClient<'a> {
         venue_id: &str,
         serial_number: &str,
     ) -> GetApBssColoringSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_AP_BSS_COLORING_SETTINGS,
             &[venue_id, serial_number],
@@ -3231,7 +3300,7 @@ impl<'a> ApSettingsClient<'a> {
         serial_number: &str,
         body: &ApBssColoringSettings,
     ) -> UpdateApBssColoringSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_AP_BSS_COLORING_SETTINGS,
             &[venue_id, serial_number],
@@ -3262,7 +3331,7 @@ impl<'a> ApSettingsClient<'a> {
         venue_id: &str,
         serial_number: &str,
     ) -> GetApClientAdmissionControlSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_AP_CLIENT_ADMISSION_CONTROL_SETTINGS,
             &[venue_id, serial_number],
@@ -3295,7 +3364,7 @@ impl<'a> ApSettingsClient<'a> {
         venue_id: &str,
         serial_number: &str,
     ) -> UpdateApClientAdmissionControlSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS,
             &[venue_id, serial_number],
@@ -3322,7 +3391,7 @@ impl<'a> ApSettingsClient<'a> {
         venue_id: &str,
         serial_number: &str,
     ) -> GetApDirectedMulticastSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_AP_DIRECTED_MULTICAST_SETTINGS,
             &[venue_id, serial_number],
@@ -3352,7 +3421,7 @@ impl<'a> ApSettingsClient<'a> {
         serial_number: &str,
         body: &ApDirectedMulticastSettings,
     ) -> UpdateApDirectedMulticastSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_AP_DIRECTED_MULTICAST_SETTINGS,
             &[venue_id, serial_number],
@@ -3380,7 +3449,7 @@ impl<'a> ApSettingsClient<'a> {
         venue_id: &str,
         serial_number: &str,
     ) -> GetApExternalAntennaSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_AP_EXTERNAL_ANTENNA_SETTINGS,
             &[venue_id, serial_number],
@@ -3410,7 +3479,7 @@ impl<'a> ApSettingsClient<'a> {
         serial_number: &str,
         body: &ApExternalAntennaSettings,
     ) -> UpdateApExternalAntennaSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_AP_EXTERNAL_ANTENNA_SETTINGS,
             &[venue_id, serial_number],
@@ -3438,7 +3507,7 @@ impl<'a> ApSettingsClient<'a> {
         venue_id: &str,
         serial_number: &str,
     ) -> GetApIotSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_AP_IOT_SETTINGS,
             &[venue_id, serial_number],
@@ -3466,7 +3535,7 @@ impl<'a> ApSettingsClient<'a> {
         serial_number: &str,
         body: &ApIotSettings,
     ) -> UpdateApIotSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_AP_IOT_SETTINGS,
             &[venue_id, serial_number],
@@ -3494,7 +3563,7 @@ impl<'a> ApSettingsClient<'a> {
         venue_id: &str,
         serial_number: &str,
     ) -> GetApLanPortSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_AP_LAN_PORT_SETTINGS,
             &[venue_id, serial_number],
@@ -3522,7 +3591,7 @@ impl<'a> ApSettingsClient<'a> {
         venue_id: &str,
         serial_number: &str,
     ) -> UpdateApLanPortSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_AP_LAN_PORT_SETTINGS,
             &[venue_id, serial_number],
@@ -3547,7 +3616,7 @@ impl<'a> ApSettingsClient<'a> {
         venue_id: &str,
         serial_number: &str,
     ) -> GetApLanPortSpecificSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_AP_LAN_PORT_SPECIFIC_SETTINGS,
             &[venue_id, serial_number],
@@ -3577,7 +3646,7 @@ impl<'a> ApSettingsClient<'a> {
         serial_number: &str,
         body: &ApLanPortSpecificSettings,
     ) -> UpdateApLanPortSpecificSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_AP_LAN_PORT_SPECIFIC_SETTINGS,
             &[venue_id, serial_number],
@@ -3605,7 +3674,7 @@ impl<'a> ApSettingsClient<'a> {
         venue_id: &str,
         serial_number: &str,
     ) -> GetApLedSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_AP_LED_SETTINGS,
             &[venue_id, serial_number],
@@ -3633,7 +3702,7 @@ impl<'a> ApSettingsClient<'a> {
         serial_number: &str,
         body: &ApLedSettings,
     ) -> UpdateApLedSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_AP_LED_SETTINGS,
             &[venue_id, serial_number],
@@ -3661,7 +3730,7 @@ impl<'a> ApSettingsClient<'a> {
         venue_id: &str,
         serial_number: &str,
     ) -> GetApManagementTrafficVlanSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS,
             &[venue_id, serial_number],
@@ -3693,7 +3762,7 @@ impl<'a> ApSettingsClient<'a> {
         serial_number: &str,
         body: &ApManagementTrafficVlanSettings,
     ) -> UpdateApManagementTrafficVlanSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS,
             &[venue_id, serial_number],
@@ -3721,7 +3790,7 @@ impl<'a> ApSettingsClient<'a> {
         venue_id: &str,
         serial_number: &str,
     ) -> GetApMeshSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_AP_MESH_SETTINGS,
             &[venue_id, serial_number],
@@ -3749,7 +3818,7 @@ impl<'a> ApSettingsClient<'a> {
         serial_number: &str,
         body: &ApMeshSettings,
     ) -> UpdateApMeshSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_AP_MESH_SETTINGS,
             &[venue_id, serial_number],
@@ -3775,7 +3844,7 @@ impl<'a> ApSettingsClient<'a> {
         venue_id: &str,
         serial_number: &str,
     ) -> GetApNetworkSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_AP_NETWORK_SETTINGS,
             &[venue_id, serial_number],
@@ -3803,7 +3872,7 @@ impl<'a> ApSettingsClient<'a> {
         serial_number: &str,
         body: &ApNetworkSettings,
     ) -> UpdateApNetworkSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_AP_NETWORK_SETTINGS,
             &[venue_id, serial_number],
@@ -3832,7 +3901,7 @@ impl<'a> ApSettingsClient<'a> {
         venue_id: &str,
         serial_number: &str,
     ) -> GetApRadioSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_AP_RADIO_SETTINGS,
             &[venue_id, serial_number],
@@ -3863,7 +3932,7 @@ impl<'a> ApSettingsClient<'a> {
         serial_number: &str,
         body: &ApRadioSettings,
     ) -> UpdateApRadioSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_AP_RADIO_SETTINGS,
             &[venue_id, serial_number],
@@ -3889,7 +3958,7 @@ impl<'a> ApSettingsClient<'a> {
         venue_id: &str,
         serial_number: &str,
     ) -> GetApSmartMonitorSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_AP_SMART_MONITOR_SETTINGS,
             &[venue_id, serial_number],
@@ -3917,7 +3986,7 @@ impl<'a> ApSettingsClient<'a> {
         serial_number: &str,
         body: &ApSmartMonitorSettings,
     ) -> UpdateApSmartMonitorSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_AP_SMART_MONITOR_SETTINGS,
             &[venue_id, serial_number],
@@ -3945,7 +4014,7 @@ impl<'a> ApSettingsClient<'a> {
         venue_id: &str,
         serial_number: &str,
     ) -> GetApSnmpAgentProfileSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_AP_SNMP_AGENT_PROFILE_SETTINGS,
             &[venue_id, serial_number],
@@ -3975,7 +4044,7 @@ impl<'a> ApSettingsClient<'a> {
         serial_number: &str,
         body: &VenueApSnmpAgentProfileSettings,
     ) -> UpdateApSnmpAgentProfileSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_AP_SNMP_AGENT_PROFILE_SETTINGS,
             &[venue_id, serial_number],
@@ -4005,7 +4074,7 @@ impl<'a> ApSettingsClient<'a> {
         venue_id: &str,
         serial_number: &str,
     ) -> GetApStickyClientSteeringSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_AP_STICKY_CLIENT_STEERING_SETTINGS,
             &[venue_id, serial_number],
@@ -4037,7 +4106,7 @@ impl<'a> ApSettingsClient<'a> {
         serial_number: &str,
         body: &ApStickyClientSteeringSettings,
     ) -> UpdateApStickyClientSteeringSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_AP_STICKY_CLIENT_STEERING_SETTINGS,
             &[venue_id, serial_number],
@@ -4068,7 +4137,7 @@ impl<'a> ApSettingsClient<'a> {
         venue_id: &str,
         serial_number: &str,
     ) -> DeleteApStickyClientSteeringSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_AP_STICKY_CLIENT_STEERING_SETTINGS,
             &[venue_id, serial_number],
@@ -4095,7 +4164,7 @@ impl<'a> ApSettingsClient<'a> {
         venue_id: &str,
         serial_number: &str,
     ) -> GetApUsbPortSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_AP_USB_PORT_SETTINGS,
             &[venue_id, serial_number],
@@ -4123,7 +4192,7 @@ impl<'a> ApSettingsClient<'a> {
         serial_number: &str,
         body: &ApUsbPortSettings,
     ) -> UpdateApUsbPortSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_AP_USB_PORT_SETTINGS,
             &[venue_id, serial_number],
@@ -4152,7 +4221,7 @@ impl<'a> ApSettingsClient<'a> {
         venue_id: &str,
         serial_number: &str,
     ) -> GetApCapabilities<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_AP_CAPABILITIES,
             &[venue_id, serial_number],
@@ -4177,7 +4246,7 @@ impl<'a> ApSettingsClient<'a> {
         venue_id: &str,
         serial_number: &str,
     ) -> GetApDhcpSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_AP_DHCP_SETTINGS,
             &[venue_id, serial_number],
@@ -4202,7 +4271,7 @@ impl<'a> ApSettingsClient<'a> {
         venue_id: &str,
         serial_number: &str,
     ) -> GetApWifiAvailableChannels<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_AP_WIFI_AVAILABLE_CHANNELS,
             &[venue_id, serial_number],
@@ -4227,7 +4296,7 @@ impl<'a> ApSettingsClient<'a> {
         venue_id: &str,
         serial_number: &str,
     ) -> GetApWifiAvailableChannelsV1<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_AP_WIFI_AVAILABLE_CHANNELS_V1,
             &[venue_id, serial_number],
@@ -4237,22 +4306,22 @@ impl<'a> ApSettingsClient<'a> {
         }
     }
 }
-static GET_AP_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_AP_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_antenna_type_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/aps/{serialNumber}/antennaTypeSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_ap_antenna_type_settings`; the first is the default.
@@ -4268,7 +4337,7 @@ pub type GetApAntennaTypeSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApAntennaTypeSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetApAntennaTypeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4317,22 +4386,22 @@ impl<'a> GetApAntennaTypeSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_AP_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_AP_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_antenna_type_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/aps/{serialNumber}/antennaTypeSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_ap_antenna_type_settings`; the first is the default.
@@ -4348,7 +4417,7 @@ pub type UpdateApAntennaTypeSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApAntennaTypeSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateApAntennaTypeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4427,18 +4496,18 @@ impl<'a> UpdateApAntennaTypeSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_AP_BAND_MODE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_AP_BAND_MODE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_band_mode_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/aps/{serialNumber}/bandModeSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `ApSettingsClient::get_ap_band_mode_settings` (Get AP band mode settings).
@@ -4447,7 +4516,7 @@ static GET_AP_BAND_MODE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_run
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApBandModeSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetApBandModeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4490,18 +4559,18 @@ impl<'a> GetApBandModeSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_AP_BAND_MODE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_AP_BAND_MODE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_band_mode_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/aps/{serialNumber}/bandModeSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `ApSettingsClient::update_ap_band_mode_settings` (Update AP band mode settings).
@@ -4511,7 +4580,7 @@ static UPDATE_AP_BAND_MODE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApBandModeSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateApBandModeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4560,22 +4629,22 @@ impl<'a> UpdateApBandModeSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_bss_coloring_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/aps/{serialNumber}/bssColoringSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_ap_bss_coloring_settings`; the first is the default.
@@ -4591,7 +4660,7 @@ pub type GetApBssColoringSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApBssColoringSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetApBssColoringSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4640,22 +4709,22 @@ impl<'a> GetApBssColoringSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_bss_coloring_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/aps/{serialNumber}/bssColoringSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_ap_bss_coloring_settings`; the first is the default.
@@ -4671,7 +4740,7 @@ pub type UpdateApBssColoringSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApBssColoringSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateApBssColoringSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4750,18 +4819,18 @@ impl<'a> UpdateApBssColoringSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_client_admission_control_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/aps/{serialNumber}/clientAdmissionControlSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `ApSettingsClient::get_ap_client_admission_control_settings` (Get AP client admission control settings).
@@ -4770,7 +4839,7 @@ static GET_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::Operation =
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApClientAdmissionControlSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetApClientAdmissionControlSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4813,18 +4882,18 @@ impl<'a> GetApClientAdmissionControlSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_client_admission_control_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/aps/{serialNumber}/clientAdmissionControlSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `ApSettingsClient::update_ap_client_admission_control_settings` (Update AP client admission control settings).
@@ -4834,7 +4903,7 @@ static UPDATE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::Operatio
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApClientAdmissionControlSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateApClientAdmissionControlSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4883,22 +4952,22 @@ impl<'a> UpdateApClientAdmissionControlSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_directed_multicast_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/aps/{serialNumber}/directedMulticastSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_ap_directed_multicast_settings`; the first is the default.
@@ -4914,7 +4983,7 @@ pub type GetApDirectedMulticastSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApDirectedMulticastSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetApDirectedMulticastSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4963,22 +5032,22 @@ impl<'a> GetApDirectedMulticastSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_directed_multicast_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/aps/{serialNumber}/directedMulticastSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_ap_directed_multicast_settings`; the first is the default.
@@ -4994,7 +5063,7 @@ pub type UpdateApDirectedMulticastSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApDirectedMulticastSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateApDirectedMulticastSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5073,22 +5142,22 @@ impl<'a> UpdateApDirectedMulticastSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_AP_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_AP_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_external_antenna_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/aps/{serialNumber}/externalAntennaSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_ap_external_antenna_settings`; the first is the default.
@@ -5104,7 +5173,7 @@ pub type GetApExternalAntennaSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApExternalAntennaSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetApExternalAntennaSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5153,22 +5222,22 @@ impl<'a> GetApExternalAntennaSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_AP_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_AP_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_external_antenna_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/aps/{serialNumber}/externalAntennaSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_ap_external_antenna_settings`; the first is the default.
@@ -5184,7 +5253,7 @@ pub type UpdateApExternalAntennaSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApExternalAntennaSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateApExternalAntennaSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5263,22 +5332,22 @@ impl<'a> UpdateApExternalAntennaSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_AP_IOT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_AP_IOT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_iot_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/aps/{serialNumber}/iotSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_ap_iot_settings`; the first is the default.
@@ -5294,7 +5363,7 @@ pub type GetApIotSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApIotSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetApIotSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5343,22 +5412,22 @@ impl<'a> GetApIotSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_AP_IOT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_AP_IOT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_iot_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/aps/{serialNumber}/iotSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_ap_iot_settings`; the first is the default.
@@ -5374,7 +5443,7 @@ pub type UpdateApIotSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApIotSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateApIotSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5453,18 +5522,18 @@ impl<'a> UpdateApIotSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_AP_LAN_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_AP_LAN_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_lan_port_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/aps/{serialNumber}/lanPortSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `ApSettingsClient::get_ap_lan_port_settings` (Get AP LAN port settings).
@@ -5473,7 +5542,7 @@ static GET_AP_LAN_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runt
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApLanPortSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetApLanPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5516,18 +5585,18 @@ impl<'a> GetApLanPortSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_AP_LAN_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_AP_LAN_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_lan_port_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/aps/{serialNumber}/lanPortSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `ApSettingsClient::update_ap_lan_port_settings` (Update AP LAN port settings).
@@ -5537,7 +5606,7 @@ static UPDATE_AP_LAN_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_r
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApLanPortSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateApLanPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5586,22 +5655,22 @@ impl<'a> UpdateApLanPortSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_AP_LAN_PORT_SPECIFIC_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_AP_LAN_PORT_SPECIFIC_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_lan_port_specific_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/aps/{serialNumber}/lanPortSpecificSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_ap_lan_port_specific_settings`; the first is the default.
@@ -5617,7 +5686,7 @@ pub type GetApLanPortSpecificSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApLanPortSpecificSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetApLanPortSpecificSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5666,22 +5735,22 @@ impl<'a> GetApLanPortSpecificSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_AP_LAN_PORT_SPECIFIC_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_AP_LAN_PORT_SPECIFIC_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_lan_port_specific_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/aps/{serialNumber}/lanPortSpecificSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_ap_lan_port_specific_settings`; the first is the default.
@@ -5697,7 +5766,7 @@ pub type UpdateApLanPortSpecificSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApLanPortSpecificSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateApLanPortSpecificSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5776,22 +5845,22 @@ impl<'a> UpdateApLanPortSpecificSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_AP_LED_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_AP_LED_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_led_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/aps/{serialNumber}/ledSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_ap_led_settings`; the first is the default.
@@ -5807,7 +5876,7 @@ pub type GetApLedSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApLedSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetApLedSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5856,22 +5925,22 @@ impl<'a> GetApLedSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_AP_LED_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_AP_LED_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_led_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/aps/{serialNumber}/ledSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_ap_led_settings`; the first is the default.
@@ -5887,7 +5956,7 @@ pub type UpdateApLedSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApLedSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateApLedSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5966,22 +6035,22 @@ impl<'a> UpdateApLedSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_management_traffic_vlan_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/aps/{serialNumber}/managementTrafficVlanSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_ap_management_traffic_vlan_settings`; the first is the default.
@@ -5997,7 +6066,7 @@ pub type GetApManagementTrafficVlanSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApManagementTrafficVlanSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetApManagementTrafficVlanSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6049,22 +6118,22 @@ impl<'a> GetApManagementTrafficVlanSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_management_traffic_vlan_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/aps/{serialNumber}/managementTrafficVlanSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_ap_management_traffic_vlan_settings`; the first is the default.
@@ -6080,7 +6149,7 @@ pub type UpdateApManagementTrafficVlanSettingsVersion = super::versions::V1OrJso
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApManagementTrafficVlanSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateApManagementTrafficVlanSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6162,22 +6231,22 @@ impl<'a> UpdateApManagementTrafficVlanSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_AP_MESH_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_AP_MESH_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_mesh_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/aps/{serialNumber}/meshSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_ap_mesh_settings`; the first is the default.
@@ -6193,7 +6262,7 @@ pub type GetApMeshSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApMeshSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetApMeshSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6242,22 +6311,22 @@ impl<'a> GetApMeshSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_AP_MESH_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_AP_MESH_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_mesh_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/aps/{serialNumber}/meshSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_ap_mesh_settings`; the first is the default.
@@ -6273,7 +6342,7 @@ pub type UpdateApMeshSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApMeshSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateApMeshSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6352,22 +6421,22 @@ impl<'a> UpdateApMeshSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_AP_NETWORK_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_AP_NETWORK_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_network_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/aps/{serialNumber}/networkSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_ap_network_settings`; the first is the default.
@@ -6383,7 +6452,7 @@ pub type GetApNetworkSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApNetworkSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetApNetworkSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6432,22 +6501,22 @@ impl<'a> GetApNetworkSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_AP_NETWORK_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_AP_NETWORK_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_network_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/aps/{serialNumber}/networkSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_ap_network_settings`; the first is the default.
@@ -6463,7 +6532,7 @@ pub type UpdateApNetworkSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApNetworkSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateApNetworkSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6542,22 +6611,22 @@ impl<'a> UpdateApNetworkSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_AP_RADIO_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_AP_RADIO_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_radio_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/aps/{serialNumber}/radioSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_ap_radio_settings`; the first is the default.
@@ -6573,7 +6642,7 @@ pub type GetApRadioSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApRadioSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetApRadioSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6622,22 +6691,22 @@ impl<'a> GetApRadioSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_AP_RADIO_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_AP_RADIO_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_radio_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/aps/{serialNumber}/radioSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_ap_radio_settings`; the first is the default.
@@ -6653,7 +6722,7 @@ pub type UpdateApRadioSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApRadioSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateApRadioSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6732,22 +6801,22 @@ impl<'a> UpdateApRadioSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_smart_monitor_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/aps/{serialNumber}/smartMonitorSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_ap_smart_monitor_settings`; the first is the default.
@@ -6763,7 +6832,7 @@ pub type GetApSmartMonitorSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApSmartMonitorSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetApSmartMonitorSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6812,22 +6881,22 @@ impl<'a> GetApSmartMonitorSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_smart_monitor_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/aps/{serialNumber}/smartMonitorSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_ap_smart_monitor_settings`; the first is the default.
@@ -6843,7 +6912,7 @@ pub type UpdateApSmartMonitorSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApSmartMonitorSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateApSmartMonitorSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6922,22 +6991,22 @@ impl<'a> UpdateApSmartMonitorSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_AP_SNMP_AGENT_PROFILE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_AP_SNMP_AGENT_PROFILE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_snmp_agent_profile_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/aps/{serialNumber}/snmpAgentProfileSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_ap_snmp_agent_profile_settings`; the first is the default.
@@ -6953,7 +7022,7 @@ pub type GetApSnmpAgentProfileSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApSnmpAgentProfileSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetApSnmpAgentProfileSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7002,22 +7071,22 @@ impl<'a> GetApSnmpAgentProfileSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_AP_SNMP_AGENT_PROFILE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_AP_SNMP_AGENT_PROFILE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_snmp_agent_profile_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/aps/{serialNumber}/snmpAgentProfileSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_ap_snmp_agent_profile_settings`; the first is the default.
@@ -7033,7 +7102,7 @@ pub type UpdateApSnmpAgentProfileSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApSnmpAgentProfileSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateApSnmpAgentProfileSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7112,22 +7181,22 @@ impl<'a> UpdateApSnmpAgentProfileSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_AP_STICKY_CLIENT_STEERING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_AP_STICKY_CLIENT_STEERING_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_sticky_client_steering_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/aps/{serialNumber}/stickyClientSteeringSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_ap_sticky_client_steering_settings`; the first is the default.
@@ -7143,7 +7212,7 @@ pub type GetApStickyClientSteeringSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApStickyClientSteeringSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetApStickyClientSteeringSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7192,22 +7261,22 @@ impl<'a> GetApStickyClientSteeringSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_AP_STICKY_CLIENT_STEERING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_AP_STICKY_CLIENT_STEERING_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_sticky_client_steering_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/aps/{serialNumber}/stickyClientSteeringSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_ap_sticky_client_steering_settings`; the first is the default.
@@ -7223,7 +7292,7 @@ pub type UpdateApStickyClientSteeringSettingsVersion = super::versions::V1OrJson
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApStickyClientSteeringSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateApStickyClientSteeringSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7305,22 +7374,22 @@ impl<'a> UpdateApStickyClientSteeringSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_AP_STICKY_CLIENT_STEERING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_AP_STICKY_CLIENT_STEERING_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_ap_sticky_client_steering_settings",
     method: ruckus_one_runtime::Method::Delete,
     path: "/venues/{venueId}/aps/{serialNumber}/stickyClientSteeringSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_ap_sticky_client_steering_settings`; the first is the default.
@@ -7336,7 +7405,7 @@ pub type DeleteApStickyClientSteeringSettingsVersion = super::versions::V1OrJson
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteApStickyClientSteeringSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteApStickyClientSteeringSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7418,22 +7487,22 @@ impl<'a> DeleteApStickyClientSteeringSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_AP_USB_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_AP_USB_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_usb_port_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/aps/{serialNumber}/usbPortSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_ap_usb_port_settings`; the first is the default.
@@ -7449,7 +7518,7 @@ pub type GetApUsbPortSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApUsbPortSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetApUsbPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7498,22 +7567,22 @@ impl<'a> GetApUsbPortSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_AP_USB_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_AP_USB_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_usb_port_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/aps/{serialNumber}/usbPortSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_ap_usb_port_settings`; the first is the default.
@@ -7529,7 +7598,7 @@ pub type UpdateApUsbPortSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApUsbPortSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateApUsbPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7608,22 +7677,22 @@ impl<'a> UpdateApUsbPortSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_AP_CAPABILITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_AP_CAPABILITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_capabilities",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/aps/{serialNumber}/capabilities",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_ap_capabilities`; the first is the default.
@@ -7639,7 +7708,7 @@ pub type GetApCapabilitiesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApCapabilities<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetApCapabilities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7688,22 +7757,22 @@ impl<'a> GetApCapabilities<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_AP_DHCP_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_AP_DHCP_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_dhcp_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/aps/{serialNumber}/dhcpSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_ap_dhcp_settings`; the first is the default.
@@ -7719,7 +7788,7 @@ pub type GetApDhcpSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApDhcpSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetApDhcpSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7768,22 +7837,22 @@ impl<'a> GetApDhcpSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_AP_WIFI_AVAILABLE_CHANNELS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_AP_WIFI_AVAILABLE_CHANNELS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_wifi_available_channels",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/aps/{serialNumber}/wifiAvailableChannels",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_ap_wifi_available_channels`; the first is the default.
@@ -7799,7 +7868,7 @@ pub type GetApWifiAvailableChannelsVersion = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApWifiAvailableChannels<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetApWifiAvailableChannels<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7848,18 +7917,18 @@ impl<'a> GetApWifiAvailableChannels<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_AP_WIFI_AVAILABLE_CHANNELS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_AP_WIFI_AVAILABLE_CHANNELS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_wifi_available_channels_v1",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/aps/{serialNumber}/wifiAvailableChannels",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `ApSettingsClient::get_ap_wifi_available_channels_v1` (Get AP available Wi-Fi channels (v1)).
@@ -7868,7 +7937,7 @@ static GET_AP_WIFI_AVAILABLE_CHANNELS_V1: ruckus_one_runtime::Operation = ruckus
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApWifiAvailableChannelsV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetApWifiAvailableChannelsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).

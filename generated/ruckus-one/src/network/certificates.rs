@@ -41,7 +41,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "GET /certificates/{certId}")]
     #[inline]
     pub fn get_certificate(&self, cert_id: &str) -> GetCertificate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_CERTIFICATE,
             &[cert_id],
@@ -66,7 +66,7 @@ impl<'a> CertificatesClient<'a> {
         cert_id: &str,
         body: &CertDownloadRequest,
     ) -> DownloadCertificatePrivateKey<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DOWNLOAD_CERTIFICATE_PRIVATE_KEY,
             &[cert_id],
@@ -95,7 +95,7 @@ impl<'a> CertificatesClient<'a> {
         cert_id: &str,
         body: &UpdateServerCertificate,
     ) -> PatchCertificate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_CERTIFICATE,
             &[cert_id],
@@ -119,7 +119,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "deleteCert")]
     #[inline]
     pub fn delete_certificate(&self, cert_id: &str) -> DeleteCertificate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_CERTIFICATE,
             &[cert_id],
@@ -139,7 +139,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "GET /certificates/{certId}/chains")]
     #[inline]
     pub fn list_certificate_chains(&self, cert_id: &str) -> ListCertificateChains<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_CERTIFICATE_CHAINS,
             &[cert_id],
@@ -163,7 +163,7 @@ impl<'a> CertificatesClient<'a> {
         &self,
         body: &CertificateAuthority,
     ) -> CreateCertificateAuthority<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_CERTIFICATE_AUTHORITY,
             &[],
@@ -184,7 +184,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "GET /certificateAuthorities/{caId}")]
     #[inline]
     pub fn get_certificate_authority(&self, ca_id: &str) -> GetCertificateAuthority<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_CERTIFICATE_AUTHORITY,
             &[ca_id],
@@ -210,7 +210,7 @@ impl<'a> CertificatesClient<'a> {
         &self,
         ca_id: &str,
     ) -> DeleteCertificateAuthority<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_CERTIFICATE_AUTHORITY,
             &[ca_id],
@@ -236,7 +236,7 @@ impl<'a> CertificatesClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryCertificateAuthorities<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_CERTIFICATE_AUTHORITIES,
             &[],
@@ -263,7 +263,7 @@ impl<'a> CertificatesClient<'a> {
         ca_id: &str,
         body: &CertificateTemplate,
     ) -> CreateCertificateTemplate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_CERTIFICATE_TEMPLATE,
             &[ca_id],
@@ -290,7 +290,7 @@ impl<'a> CertificatesClient<'a> {
         ca_id: &str,
         body: &CertificateAuthority,
     ) -> CreateSubCertificateAuthority<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SUB_CERTIFICATE_AUTHORITY,
             &[ca_id],
@@ -321,7 +321,7 @@ impl<'a> CertificatesClient<'a> {
         ca_id: &str,
         body: &super::common::QueryRequest,
     ) -> QuerySubCertificateAuthorities<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_SUB_CERTIFICATE_AUTHORITIES,
             &[ca_id],
@@ -350,7 +350,7 @@ impl<'a> CertificatesClient<'a> {
         ca_id: &str,
         body: &Certificate,
     ) -> CreateCertificate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_CERTIFICATE,
             &[ca_id],
@@ -379,7 +379,7 @@ impl<'a> CertificatesClient<'a> {
         ca_id: &str,
         body: &CertificateQueryRequest,
     ) -> QueryCertificateAuthorityCertificates<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_CERTIFICATE_AUTHORITY_CERTIFICATES,
             &[ca_id],
@@ -405,7 +405,7 @@ impl<'a> CertificatesClient<'a> {
         &self,
         template_id: &str,
     ) -> GetCertificateTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_CERTIFICATE_TEMPLATE,
             &[template_id],
@@ -431,7 +431,7 @@ impl<'a> CertificatesClient<'a> {
         template_id: &str,
         body: &UpdateCertificateTemplate,
     ) -> PatchCertificateTemplate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_CERTIFICATE_TEMPLATE,
             &[template_id],
@@ -458,7 +458,7 @@ impl<'a> CertificatesClient<'a> {
         &self,
         template_id: &str,
     ) -> DeleteCertificateTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_CERTIFICATE_TEMPLATE,
             &[template_id],
@@ -484,7 +484,7 @@ impl<'a> CertificatesClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryCertificateTemplates<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_CERTIFICATE_TEMPLATES,
             &[],
@@ -515,7 +515,7 @@ impl<'a> CertificatesClient<'a> {
         template_id: &str,
         body: &ScepKey,
     ) -> CreateScepKey<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SCEP_KEY,
             &[template_id],
@@ -545,7 +545,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "getScepKeys")]
     #[inline]
     pub fn list_scep_keys(&self, template_id: &str) -> ListScepKeys<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SCEP_KEYS,
             &[template_id],
@@ -568,7 +568,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "getScepKeyById")]
     #[inline]
     pub fn get_scep_key(&self, template_id: &str, scep_key_id: &str) -> GetScepKey<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SCEP_KEY,
             &[template_id, scep_key_id],
@@ -596,7 +596,7 @@ impl<'a> CertificatesClient<'a> {
         template_id: &str,
         scep_key_id: &str,
     ) -> DeleteScepKey<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SCEP_KEY,
             &[template_id, scep_key_id],
@@ -631,7 +631,7 @@ impl<'a> CertificatesClient<'a> {
         identity_id: &str,
         body: &CertificateQueryRequest,
     ) -> QueryCertificateTemplateIdentityCertificates<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_CERTIFICATE_TEMPLATE_IDENTITY_CERTIFICATES,
             &[template_id, identity_id],
@@ -663,7 +663,7 @@ impl<'a> CertificatesClient<'a> {
         template_id: &str,
         body: &CertificateQueryRequest,
     ) -> QueryCertificateTemplateCertificates<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_CERTIFICATE_TEMPLATE_CERTIFICATES,
             &[template_id],
@@ -693,7 +693,7 @@ impl<'a> CertificatesClient<'a> {
         &self,
         body: &CertificateQueryRequest,
     ) -> QueryCertificates<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_CERTIFICATES,
             &[],
@@ -722,7 +722,7 @@ impl<'a> CertificatesClient<'a> {
         template_id: &str,
         body: &impl serde::Serialize,
     ) -> DeleteCertificateTemplateCertificates<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_CERTIFICATE_TEMPLATE_CERTIFICATES,
             &[template_id],
@@ -748,7 +748,7 @@ impl<'a> CertificatesClient<'a> {
         &self,
         radius_profile_id: &str,
     ) -> ListRadiusProfileCertificates<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_RADIUS_PROFILE_CERTIFICATES,
             &[radius_profile_id],
@@ -775,7 +775,7 @@ impl<'a> CertificatesClient<'a> {
         &self,
         radius_profile_id: &str,
     ) -> ListRadiusProfileCertificateAuthorities<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_RADIUS_PROFILE_CERTIFICATE_AUTHORITIES,
             &[radius_profile_id],
@@ -800,7 +800,7 @@ impl<'a> CertificatesClient<'a> {
         &self,
         body: &SamlIdpProfileRequest,
     ) -> CreateSamlIdpProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SAML_IDP_PROFILE,
             &[],
@@ -824,7 +824,7 @@ impl<'a> CertificatesClient<'a> {
         &self,
         saml_idp_profile_id: &str,
     ) -> GetSamlIdpProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SAML_IDP_PROFILE,
             &[saml_idp_profile_id],
@@ -849,7 +849,7 @@ impl<'a> CertificatesClient<'a> {
         saml_idp_profile_id: &str,
         body: &SamlIdpProfileRequest,
     ) -> UpdateSamlIdpProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_SAML_IDP_PROFILE,
             &[saml_idp_profile_id],
@@ -875,7 +875,7 @@ impl<'a> CertificatesClient<'a> {
         saml_idp_profile_id: &str,
         body: &SamlIdpProfileAction,
     ) -> PatchSamlIdpProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_SAML_IDP_PROFILE,
             &[saml_idp_profile_id],
@@ -899,7 +899,7 @@ impl<'a> CertificatesClient<'a> {
         &self,
         saml_idp_profile_id: &str,
     ) -> DeleteSamlIdpProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SAML_IDP_PROFILE,
             &[saml_idp_profile_id],
@@ -928,7 +928,7 @@ impl<'a> CertificatesClient<'a> {
         saml_idp_profile_id: &str,
         certificate_id: &str,
     ) -> AddSigningCertificateToSamlIdpProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_SIGNING_CERTIFICATE_TO_SAML_IDP_PROFILE,
             &[saml_idp_profile_id, certificate_id],
@@ -959,7 +959,7 @@ impl<'a> CertificatesClient<'a> {
         saml_idp_profile_id: &str,
         certificate_id: &str,
     ) -> RemoveSigningCertificateFromSamlIdpProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REMOVE_SIGNING_CERTIFICATE_FROM_SAML_IDP_PROFILE,
             &[saml_idp_profile_id, certificate_id],
@@ -990,7 +990,7 @@ impl<'a> CertificatesClient<'a> {
         saml_idp_profile_id: &str,
         certificate_id: &str,
     ) -> AddEncryptionCertificateToSamlIdpProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_ENCRYPTION_CERTIFICATE_TO_SAML_IDP_PROFILE,
             &[saml_idp_profile_id, certificate_id],
@@ -1021,7 +1021,7 @@ impl<'a> CertificatesClient<'a> {
         saml_idp_profile_id: &str,
         certificate_id: &str,
     ) -> RemoveEncryptionCertificateFromSamlIdpProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REMOVE_ENCRYPTION_CERTIFICATE_FROM_SAML_IDP_PROFILE,
             &[saml_idp_profile_id, certificate_id],
@@ -1051,7 +1051,7 @@ impl<'a> CertificatesClient<'a> {
         wifi_network_id: &str,
         saml_idp_profile_id: &str,
     ) -> AddSamlIdpProfileToWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_SAML_IDP_PROFILE_TO_WIFI_NETWORK,
             &[wifi_network_id, saml_idp_profile_id],
@@ -1083,7 +1083,7 @@ impl<'a> CertificatesClient<'a> {
         wifi_network_id: &str,
         certificate_template_id: &str,
     ) -> AddCertificateTemplateToWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_CERTIFICATE_TEMPLATE_TO_WIFI_NETWORK,
             &[wifi_network_id, certificate_template_id],
@@ -1115,7 +1115,7 @@ impl<'a> CertificatesClient<'a> {
         wifi_network_id: &str,
         certificate_template_id: &str,
     ) -> RemoveCertificateTemplateFromWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REMOVE_CERTIFICATE_TEMPLATE_FROM_WIFI_NETWORK,
             &[wifi_network_id, certificate_template_id],
@@ -1145,7 +1145,7 @@ impl<'a> CertificatesClient<'a> {
         template_id: &str,
         policy_set_id: &str,
     ) -> CertTempUpdatePolicySetId<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CERT_TEMP_UPDATE_POLICY_SET_ID,
             &[template_id, policy_set_id],
@@ -1173,7 +1173,7 @@ impl<'a> CertificatesClient<'a> {
         template_id: &str,
         policy_set_id: &str,
     ) -> CertTempRemovePolicySetId<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CERT_TEMP_REMOVE_POLICY_SET_ID,
             &[template_id, policy_set_id],
@@ -1196,7 +1196,11 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "queryCerts")]
     #[inline]
     pub fn query_certs(&self, body: &CertQueryRequest) -> QueryCerts<'a> {
-        let mut req = ruckus_one_runtime::Request::new(self.client, &QUERY_CERTS, &[]);
+        let mut req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &QUERY_CERTS,
+            &[],
+        );
         req.json(body);
         QueryCerts { req }
     }
@@ -1216,7 +1220,11 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "uploadCert")]
     #[inline]
     pub fn upload_cert(&self) -> UploadCert<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &UPLOAD_CERT, &[]);
+        let req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &UPLOAD_CERT,
+            &[],
+        );
         UploadCert { req }
     }
     /// Get notifications.
@@ -1238,7 +1246,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "getNotifications")]
     #[inline]
     pub fn get_notifications(&self, template_id: &str) -> GetNotifications<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_NOTIFICATIONS,
             &[template_id],
@@ -1266,7 +1274,7 @@ impl<'a> CertificatesClient<'a> {
         template_id: &str,
         body: &Notification,
     ) -> CreateNotification<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_NOTIFICATION,
             &[template_id],
@@ -1293,7 +1301,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "getMsiPackages")]
     #[inline]
     pub fn get_msi_packages(&self, template_id: &str) -> GetMsiPackages<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_MSI_PACKAGES,
             &[template_id],
@@ -1321,7 +1329,7 @@ impl<'a> CertificatesClient<'a> {
         template_id: &str,
         body: &MsiPackage,
     ) -> CreateMsiPackage<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_MSI_PACKAGE,
             &[template_id],
@@ -1356,7 +1364,7 @@ impl<'a> CertificatesClient<'a> {
         identity_id: &str,
         body: &CertificateGenerateCert,
     ) -> GenerateCertToIdentity<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GENERATE_CERT_TO_IDENTITY,
             &[template_id, identity_id],
@@ -1385,7 +1393,7 @@ impl<'a> CertificatesClient<'a> {
         template_id: &str,
         body: &CertificateGenerateCert,
     ) -> GenerateCert<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GENERATE_CERT,
             &[template_id],
@@ -1415,7 +1423,7 @@ impl<'a> CertificatesClient<'a> {
         template_id: &str,
         cert_id: &str,
     ) -> DownloadCertDer<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DOWNLOAD_CERT_DER,
             &[template_id, cert_id],
@@ -1444,7 +1452,7 @@ impl<'a> CertificatesClient<'a> {
         cert_id: &str,
         body: &CertDownloadRequest,
     ) -> DownloadCertP12<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DOWNLOAD_CERT_P12,
             &[template_id, cert_id],
@@ -1475,7 +1483,7 @@ impl<'a> CertificatesClient<'a> {
         cert_id: &str,
         body: &UpdateCertificate,
     ) -> PatchCert<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_CERT,
             &[template_id, cert_id],
@@ -1503,7 +1511,7 @@ impl<'a> CertificatesClient<'a> {
         ca_id: &str,
         body: &CertDownloadRequest,
     ) -> DownloadCaP12<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DOWNLOAD_CA_P12,
             &[ca_id],
@@ -1528,7 +1536,11 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "patchCa")]
     #[inline]
     pub fn patch_ca(&self, ca_id: &str, body: &UpdateCa) -> PatchCa<'a> {
-        let mut req = ruckus_one_runtime::Request::new(self.client, &PATCH_CA, &[ca_id]);
+        let mut req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &PATCH_CA,
+            &[ca_id],
+        );
         req.json(body);
         PatchCa { req }
     }
@@ -1553,7 +1565,7 @@ impl<'a> CertificatesClient<'a> {
         ca_id: &str,
         body: &CertTemplateQueryRequest,
     ) -> QueryTemplatesByCa<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_TEMPLATES_BY_CA,
             &[ca_id],
@@ -1578,7 +1590,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "uploadCaPrivateKey")]
     #[inline]
     pub fn upload_ca_private_key(&self, ca_id: &str) -> UploadCaPrivateKey<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPLOAD_CA_PRIVATE_KEY,
             &[ca_id],
@@ -1601,7 +1613,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "deleteCaPrivateKey")]
     #[inline]
     pub fn delete_ca_private_key(&self, ca_id: &str) -> DeleteCaPrivateKey<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_CA_PRIVATE_KEY,
             &[ca_id],
@@ -1631,7 +1643,7 @@ impl<'a> CertificatesClient<'a> {
         scep_key_id: &str,
         body: &ScepKey,
     ) -> PatchScepKey<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_SCEP_KEY,
             &[template_id, scep_key_id],
@@ -1661,7 +1673,7 @@ impl<'a> CertificatesClient<'a> {
         template_id: &str,
         notification_id: &str,
     ) -> GetNotificationById<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_NOTIFICATION_BY_ID,
             &[template_id, notification_id],
@@ -1691,7 +1703,7 @@ impl<'a> CertificatesClient<'a> {
         template_id: &str,
         notification_id: &str,
     ) -> DeleteNotification<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_NOTIFICATION,
             &[template_id, notification_id],
@@ -1723,7 +1735,7 @@ impl<'a> CertificatesClient<'a> {
         notification_id: &str,
         body: &Notification,
     ) -> PatchNotification<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_NOTIFICATION,
             &[template_id, notification_id],
@@ -1751,7 +1763,7 @@ impl<'a> CertificatesClient<'a> {
         template_id: &str,
         msi_package_id: &str,
     ) -> GetMsiPackageById<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_MSI_PACKAGE_BY_ID,
             &[template_id, msi_package_id],
@@ -1781,7 +1793,7 @@ impl<'a> CertificatesClient<'a> {
         template_id: &str,
         msi_package_id: &str,
     ) -> DeleteMsiPackage<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_MSI_PACKAGE,
             &[template_id, msi_package_id],
@@ -1811,7 +1823,7 @@ impl<'a> CertificatesClient<'a> {
         msi_package_id: &str,
         body: &MsiPackage,
     ) -> PatchMsiPackage<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_MSI_PACKAGE,
             &[template_id, msi_package_id],
@@ -1839,7 +1851,7 @@ impl<'a> CertificatesClient<'a> {
         template_id: &str,
         cert_id: &str,
     ) -> DownloadCertChainInPkcs7<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DOWNLOAD_CERT_CHAIN_IN_PKCS7,
             &[template_id, cert_id],
@@ -1861,7 +1873,7 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "downloadCaChainPKCS7_1")]
     #[inline]
     pub fn download_ca_chain_pkcs7(&self, ca_id: &str) -> DownloadCaChainPkcs7<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DOWNLOAD_CA_CHAIN_PKCS7,
             &[ca_id],

@@ -45,7 +45,10 @@ pub struct DpskPassphrase {
 }
 impl serde::Serialize for DpskPassphrase {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DpskPassphrase, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DpskPassphrase,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("passphrase", &v.passphrase);
             w.optional("username", &v.username);
@@ -64,7 +67,7 @@ impl serde::Serialize for DpskPassphrase {
             w.optional("mac", &v.mac);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -74,8 +77,8 @@ impl<'de> serde::Deserialize<'de> for DpskPassphrase {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DpskPassphrase, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<DpskPassphrase, ruckus_one_runtime::internal::object::FieldError> {
             let value = DpskPassphrase {
                 id: f.optional("id"),
                 passphrase: f.optional("passphrase"),
@@ -98,7 +101,7 @@ impl<'de> serde::Deserialize<'de> for DpskPassphrase {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DpskPassphrase"))
     }
 }
@@ -249,7 +252,10 @@ pub struct DpskPassphraseCreate {
 }
 impl serde::Serialize for DpskPassphraseCreate {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DpskPassphraseCreate, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DpskPassphraseCreate,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("passphrase", &v.passphrase);
             w.optional("username", &v.username);
@@ -268,7 +274,7 @@ impl serde::Serialize for DpskPassphraseCreate {
             w.optional("vxlanId", &v.vxlan_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -278,8 +284,11 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseCreate {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DpskPassphraseCreate, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            DpskPassphraseCreate,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = DpskPassphraseCreate {
                 id: f.optional("id"),
                 passphrase: f.optional("passphrase"),
@@ -302,7 +311,7 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseCreate {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DpskPassphraseCreate"))
     }
 }
@@ -582,7 +591,10 @@ pub struct DpskPassphraseDevice {
 }
 impl serde::Serialize for DpskPassphraseDevice {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DpskPassphraseDevice, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DpskPassphraseDevice,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("mac", &v.mac);
             w.optional("lastConnectedNetwork", &v.last_connected_network);
             w.optional("lastConnectedNetworkId", &v.last_connected_network_id);
@@ -594,7 +606,7 @@ impl serde::Serialize for DpskPassphraseDevice {
             w.optional("isOnline", &v.is_online);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -604,8 +616,11 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseDevice {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DpskPassphraseDevice, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            DpskPassphraseDevice,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = DpskPassphraseDevice {
                 mac: f.optional("mac"),
                 last_connected_network: f.optional("lastConnectedNetwork"),
@@ -621,7 +636,7 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseDevice {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DpskPassphraseDevice"))
     }
 }
@@ -715,7 +730,7 @@ impl serde::Serialize for DpskPassphraseFilters {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &DpskPassphraseFilters,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("networkId", &v.network_id);
             w.optional("vlanId", &v.vlan_id);
@@ -727,7 +742,7 @@ impl serde::Serialize for DpskPassphraseFilters {
             w.optional("status", &v.status);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -737,8 +752,11 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseFilters {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DpskPassphraseFilters, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            DpskPassphraseFilters,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = DpskPassphraseFilters {
                 network_id: f.optional("networkId"),
                 vlan_id: f.optional("vlanId"),
@@ -753,7 +771,7 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseFilters {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DpskPassphraseFilters"))
     }
 }
@@ -900,7 +918,7 @@ impl serde::Serialize for DpskPassphraseQueryRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &DpskPassphraseQueryRequest,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("page", &v.page);
@@ -912,7 +930,7 @@ impl serde::Serialize for DpskPassphraseQueryRequest {
             w.optional("filters", &v.filters);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -922,8 +940,11 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseQueryRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DpskPassphraseQueryRequest, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            DpskPassphraseQueryRequest,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = DpskPassphraseQueryRequest {
                 fields: f.optional("fields"),
                 page: f.optional("page"),
@@ -938,7 +959,7 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseQueryRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DpskPassphraseQueryRequest"))
     }
 }
@@ -1027,7 +1048,7 @@ impl serde::Serialize for DpskPassphraseQueryResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &DpskPassphraseQueryResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -1037,7 +1058,7 @@ impl serde::Serialize for DpskPassphraseQueryResponse {
             w.optional("pagination", &v.pagination);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1047,10 +1068,10 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseQueryResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             DpskPassphraseQueryResponse,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = DpskPassphraseQueryResponse {
                 fields: f.optional("fields"),
@@ -1064,7 +1085,7 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseQueryResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DpskPassphraseQueryResponse"))
     }
 }
@@ -1134,12 +1155,12 @@ impl serde::Serialize for DpskPassphraseQueryResponsePagination {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &DpskPassphraseQueryResponsePagination,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("settingsId", &v.settings_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1149,10 +1170,10 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseQueryResponsePagination {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             DpskPassphraseQueryResponsePagination,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = DpskPassphraseQueryResponsePagination {
                 settings_id: f.optional("settingsId"),
@@ -1161,7 +1182,7 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseQueryResponsePagination {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DpskPassphraseQueryResponsePagination"))
     }
 }
@@ -1199,13 +1220,13 @@ impl serde::Serialize for DpskPassphrasesPatchRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &DpskPassphrasesPatchRequest,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("ids", &v.ids);
             w.field("changes", &v.changes);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1215,10 +1236,10 @@ impl<'de> serde::Deserialize<'de> for DpskPassphrasesPatchRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             DpskPassphrasesPatchRequest,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = DpskPassphrasesPatchRequest {
                 ids: f.required("ids")?,
@@ -1227,7 +1248,7 @@ impl<'de> serde::Deserialize<'de> for DpskPassphrasesPatchRequest {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DpskPassphrasesPatchRequest"))
     }
 }
@@ -1291,7 +1312,7 @@ pub struct DpskPool {
 }
 impl serde::Serialize for DpskPool {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DpskPool, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &DpskPool, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("identityGroupId", &v.identity_group_id);
             w.optional("id", &v.id);
             w.optional("name", &v.name);
@@ -1312,7 +1333,7 @@ impl serde::Serialize for DpskPool {
             w.optional("policySetId", &v.policy_set_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1322,8 +1343,8 @@ impl<'de> serde::Deserialize<'de> for DpskPool {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DpskPool, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<DpskPool, ruckus_one_runtime::internal::object::FieldError> {
             let value = DpskPool {
                 identity_group_id: f.optional("identityGroupId"),
                 id: f.optional("id"),
@@ -1348,7 +1369,7 @@ impl<'de> serde::Deserialize<'de> for DpskPool {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DpskPool"))
     }
 }
@@ -1644,7 +1665,7 @@ impl serde::Serialize for DpskPoolQueryResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &DpskPoolQueryResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -1663,7 +1684,7 @@ impl serde::Serialize for DpskPoolQueryResponse {
             w.optional("totalElements", &v.total_elements);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1673,8 +1694,11 @@ impl<'de> serde::Deserialize<'de> for DpskPoolQueryResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DpskPoolQueryResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            DpskPoolQueryResponse,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = DpskPoolQueryResponse {
                 fields: f.optional("fields"),
                 total_count: f.optional("totalCount"),
@@ -1696,7 +1720,7 @@ impl<'de> serde::Deserialize<'de> for DpskPoolQueryResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DpskPoolQueryResponse"))
     }
 }
@@ -1854,7 +1878,7 @@ impl serde::Serialize for DpskPoolQueryResponseContentItem {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &DpskPoolQueryResponseContentItem,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("creationDate", &v.creation_date);
             w.optional("deviceCountLimit", &v.device_count_limit);
@@ -1873,7 +1897,7 @@ impl serde::Serialize for DpskPoolQueryResponseContentItem {
             w.optional("policySetId", &v.policy_set_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1883,10 +1907,10 @@ impl<'de> serde::Deserialize<'de> for DpskPoolQueryResponseContentItem {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             DpskPoolQueryResponseContentItem,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = DpskPoolQueryResponseContentItem {
                 creation_date: f.optional("creationDate"),
@@ -1909,7 +1933,7 @@ impl<'de> serde::Deserialize<'de> for DpskPoolQueryResponseContentItem {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DpskPoolQueryResponseContentItem"))
     }
 }
@@ -2046,7 +2070,7 @@ impl serde::Serialize for DpskPoolQueryResponsePageable {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &DpskPoolQueryResponsePageable,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("offset", &v.offset);
             w.optional("pageNumber", &v.page_number);
@@ -2056,7 +2080,7 @@ impl serde::Serialize for DpskPoolQueryResponsePageable {
             w.optional("unpaged", &v.unpaged);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2066,10 +2090,10 @@ impl<'de> serde::Deserialize<'de> for DpskPoolQueryResponsePageable {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             DpskPoolQueryResponsePageable,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = DpskPoolQueryResponsePageable {
                 offset: f.optional("offset"),
@@ -2083,7 +2107,7 @@ impl<'de> serde::Deserialize<'de> for DpskPoolQueryResponsePageable {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DpskPoolQueryResponsePageable"))
     }
 }
@@ -2157,14 +2181,14 @@ impl serde::Serialize for DpskPoolQueryResponsePageableSort {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &DpskPoolQueryResponsePageableSort,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("empty", &v.empty);
             w.optional("sorted", &v.sorted);
             w.optional("unsorted", &v.unsorted);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2174,10 +2198,10 @@ impl<'de> serde::Deserialize<'de> for DpskPoolQueryResponsePageableSort {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             DpskPoolQueryResponsePageableSort,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = DpskPoolQueryResponsePageableSort {
                 empty: f.optional("empty"),
@@ -2188,7 +2212,7 @@ impl<'de> serde::Deserialize<'de> for DpskPoolQueryResponsePageableSort {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DpskPoolQueryResponsePageableSort"))
     }
 }
@@ -2260,7 +2284,10 @@ pub struct DpskPoolTemplate {
 }
 impl serde::Serialize for DpskPoolTemplate {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DpskPoolTemplate, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DpskPoolTemplate,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.field("name", &v.name);
             w.field("passphraseFormat", &v.passphrase_format);
@@ -2280,7 +2307,7 @@ impl serde::Serialize for DpskPoolTemplate {
             w.optional("identityGroupId", &v.identity_group_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2290,8 +2317,8 @@ impl<'de> serde::Deserialize<'de> for DpskPoolTemplate {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DpskPoolTemplate, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<DpskPoolTemplate, ruckus_one_runtime::internal::object::FieldError> {
             let value = DpskPoolTemplate {
                 id: f.optional("id"),
                 name: f.required("name")?,
@@ -2315,7 +2342,7 @@ impl<'de> serde::Deserialize<'de> for DpskPoolTemplate {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DpskPoolTemplate"))
     }
 }
@@ -2445,7 +2472,7 @@ impl serde::Serialize for DpskPoolTemplateQueryResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &DpskPoolTemplateQueryResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -2454,7 +2481,7 @@ impl serde::Serialize for DpskPoolTemplateQueryResponse {
             w.optional("data", &v.data);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2464,10 +2491,10 @@ impl<'de> serde::Deserialize<'de> for DpskPoolTemplateQueryResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             DpskPoolTemplateQueryResponse,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = DpskPoolTemplateQueryResponse {
                 fields: f.optional("fields"),
@@ -2480,7 +2507,7 @@ impl<'de> serde::Deserialize<'de> for DpskPoolTemplateQueryResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DpskPoolTemplateQueryResponse"))
     }
 }
@@ -2541,12 +2568,12 @@ impl serde::Serialize for TemplateCloneSettingsRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &TemplateCloneSettingsRequest,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("name", &v.name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2556,10 +2583,10 @@ impl<'de> serde::Deserialize<'de> for TemplateCloneSettingsRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             TemplateCloneSettingsRequest,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = TemplateCloneSettingsRequest {
                 name: f.required("name")?,
@@ -2567,7 +2594,7 @@ impl<'de> serde::Deserialize<'de> for TemplateCloneSettingsRequest {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("TemplateCloneSettingsRequest"))
     }
 }
@@ -2619,7 +2646,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "POST /dpskServices")]
     #[inline]
     pub fn create_dpsk_service(&self, body: &DpskPool) -> CreateDpskService<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_DPSK_SERVICE,
             &[],
@@ -2642,7 +2669,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "GET /dpskServices")]
     #[inline]
     pub fn list_dpsk_services(&self) -> ListDpskServices<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_DPSK_SERVICES,
             &[],
@@ -2669,7 +2696,7 @@ impl<'a> DpskClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryDpskServices<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_DPSK_SERVICES,
             &[],
@@ -2691,7 +2718,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "GET /dpskServices/{poolId}")]
     #[inline]
     pub fn get_dpsk_service(&self, pool_id: &str) -> GetDpskService<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_DPSK_SERVICE,
             &[pool_id],
@@ -2721,7 +2748,7 @@ impl<'a> DpskClient<'a> {
         pool_id: &str,
         body: &DpskPool,
     ) -> UpdateDpskService<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_DPSK_SERVICE,
             &[pool_id],
@@ -2752,7 +2779,7 @@ impl<'a> DpskClient<'a> {
         pool_id: &str,
         body: &DpskPool,
     ) -> PatchDpskService<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_DPSK_SERVICE,
             &[pool_id],
@@ -2777,7 +2804,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "deleteDpskPool")]
     #[inline]
     pub fn delete_dpsk_service(&self, pool_id: &str) -> DeleteDpskService<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_DPSK_SERVICE,
             &[pool_id],
@@ -2806,7 +2833,7 @@ impl<'a> DpskClient<'a> {
         pool_id: &str,
         group_id: &str,
     ) -> AddIdentityGroupToDpskService<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_IDENTITY_GROUP_TO_DPSK_SERVICE,
             &[pool_id, group_id],
@@ -2836,7 +2863,7 @@ impl<'a> DpskClient<'a> {
         pool_id: &str,
         group_id: &str,
     ) -> RemoveIdentityGroupFromDpskService<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REMOVE_IDENTITY_GROUP_FROM_DPSK_SERVICE,
             &[pool_id, group_id],
@@ -2867,7 +2894,7 @@ impl<'a> DpskClient<'a> {
         pool_id: &str,
         group_id: &str,
     ) -> CreateDpskPassphrase<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_DPSK_PASSPHRASE,
             &[pool_id, group_id],
@@ -2892,7 +2919,7 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "importDpskPassphrasesFromCsv")]
     #[inline]
     pub fn import_dpsk_passphrases(&self, pool_id: &str) -> ImportDpskPassphrases<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &IMPORT_DPSK_PASSPHRASES,
             &[pool_id],
@@ -2921,7 +2948,7 @@ impl<'a> DpskClient<'a> {
         pool_id: &str,
         body: &DpskPassphraseCreate,
     ) -> CreateDpskServicePassphrases<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_DPSK_SERVICE_PASSPHRASES,
             &[pool_id],
@@ -2957,7 +2984,7 @@ impl<'a> DpskClient<'a> {
         &self,
         pool_id: &str,
     ) -> ListDpskServicePassphrases<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_DPSK_SERVICE_PASSPHRASES,
             &[pool_id],
@@ -2986,7 +3013,7 @@ impl<'a> DpskClient<'a> {
         pool_id: &str,
         body: &super::common::QueryRequest,
     ) -> QueryDpskServicePassphrases<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_DPSK_SERVICE_PASSPHRASES,
             &[pool_id],
@@ -3015,7 +3042,7 @@ impl<'a> DpskClient<'a> {
         pool_id: &str,
         id: &str,
     ) -> GetDpskServicePassphrase<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_DPSK_SERVICE_PASSPHRASE,
             &[pool_id, id],
@@ -3044,7 +3071,7 @@ impl<'a> DpskClient<'a> {
         pool_id: &str,
         body: &Vec<String>,
     ) -> DeleteDpskServicePassphrases<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_DPSK_SERVICE_PASSPHRASES,
             &[pool_id],
@@ -3074,7 +3101,7 @@ impl<'a> DpskClient<'a> {
         identity_group_id: &str,
         body: &DpskPool,
     ) -> CreateIdentityGroupDpskService<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_IDENTITY_GROUP_DPSK_SERVICE,
             &[identity_group_id],
@@ -3105,7 +3132,7 @@ impl<'a> DpskClient<'a> {
         &self,
         body: &DpskPool,
     ) -> CreateTemplateDpskService<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_TEMPLATE_DPSK_SERVICE,
             &[],
@@ -3131,7 +3158,7 @@ impl<'a> DpskClient<'a> {
         &self,
         pool_template_id: &str,
     ) -> GetTemplateDpskService<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_TEMPLATE_DPSK_SERVICE,
             &[pool_template_id],
@@ -3161,7 +3188,7 @@ impl<'a> DpskClient<'a> {
         pool_template_id: &str,
         body: &DpskPool,
     ) -> UpdateTemplateDpskService<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_TEMPLATE_DPSK_SERVICE,
             &[pool_template_id],
@@ -3192,7 +3219,7 @@ impl<'a> DpskClient<'a> {
         pool_template_id: &str,
         body: &DpskPool,
     ) -> PatchTemplateDpskService<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_TEMPLATE_DPSK_SERVICE,
             &[pool_template_id],
@@ -3220,7 +3247,7 @@ impl<'a> DpskClient<'a> {
         &self,
         pool_template_id: &str,
     ) -> DeleteTemplateDpskService<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_TEMPLATE_DPSK_SERVICE,
             &[pool_template_id],
@@ -3247,7 +3274,7 @@ impl<'a> DpskClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryTemplateDpskServices<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_TEMPLATE_DPSK_SERVICES,
             &[],
@@ -3278,7 +3305,7 @@ impl<'a> DpskClient<'a> {
         identity_group_id: &str,
         body: &DpskPool,
     ) -> CreateTemplateIdentityGroupDpskService<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_TEMPLATE_IDENTITY_GROUP_DPSK_SERVICE,
             &[identity_group_id],
@@ -3305,7 +3332,7 @@ impl<'a> DpskClient<'a> {
         &self,
         network_template_id: &str,
     ) -> ListTemplateWifiNetworkDpskServices<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_TEMPLATE_WIFI_NETWORK_DPSK_SERVICES,
             &[network_template_id],
@@ -3334,7 +3361,7 @@ impl<'a> DpskClient<'a> {
         id: &str,
         dpsk_pool_id: &str,
     ) -> AddDpskPoolToIdentityGroup<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_DPSK_POOL_TO_IDENTITY_GROUP,
             &[id, dpsk_pool_id],
@@ -3362,7 +3389,7 @@ impl<'a> DpskClient<'a> {
         pool_id: &str,
         policy_set_id: &str,
     ) -> UpdatePolicySetId<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_POLICY_SET_ID,
             &[pool_id, policy_set_id],
@@ -3390,7 +3417,7 @@ impl<'a> DpskClient<'a> {
         pool_id: &str,
         policy_set_id: &str,
     ) -> RemovePolicySetId<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REMOVE_POLICY_SET_ID,
             &[pool_id, policy_set_id],
@@ -3420,7 +3447,7 @@ impl<'a> DpskClient<'a> {
         id: &str,
         body: &DpskPassphrase,
     ) -> ReplaceDpskPassphrase<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REPLACE_DPSK_PASSPHRASE,
             &[pool_id, id],
@@ -3451,7 +3478,7 @@ impl<'a> DpskClient<'a> {
         id: &str,
         body: &DpskPassphrase,
     ) -> PatchDpskPassphrase<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_DPSK_PASSPHRASE,
             &[pool_id, id],
@@ -3480,7 +3507,7 @@ impl<'a> DpskClient<'a> {
         pool_template_id: &str,
         body: &TemplateCloneSettingsRequest,
     ) -> CloneDpskPoolTemplate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CLONE_DPSK_POOL_TEMPLATE,
             &[pool_template_id],
@@ -3509,7 +3536,7 @@ impl<'a> DpskClient<'a> {
         pool_id: &str,
         body: &DpskPassphrasesPatchRequest,
     ) -> UpdatePassphrases<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_PASSPHRASES,
             &[pool_id],
@@ -3537,7 +3564,7 @@ impl<'a> DpskClient<'a> {
         pool_id: &str,
         passphrase_id: &str,
     ) -> GetPassphraseDevices<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_PASSPHRASE_DEVICES,
             &[pool_id, passphrase_id],
@@ -3567,7 +3594,7 @@ impl<'a> DpskClient<'a> {
         passphrase_id: &str,
         body: &Vec<String>,
     ) -> CreatePassphraseDevice<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_PASSPHRASE_DEVICE,
             &[pool_id, passphrase_id],
@@ -3598,7 +3625,7 @@ impl<'a> DpskClient<'a> {
         passphrase_id: &str,
         body: &Vec<String>,
     ) -> DeletePassphraseDevices<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_PASSPHRASE_DEVICES,
             &[pool_id, passphrase_id],
@@ -3628,7 +3655,7 @@ impl<'a> DpskClient<'a> {
         pool_id: &str,
         body: &DpskPassphraseQueryRequest,
     ) -> ExportDpskPassphrase<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &EXPORT_DPSK_PASSPHRASE,
             &[pool_id],
@@ -3637,18 +3664,18 @@ impl<'a> DpskClient<'a> {
         ExportDpskPassphrase { req }
     }
 }
-static CREATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_dpsk_service",
     method: ruckus_one_runtime::Method::Post,
     path: "/dpskServices",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Request builder for `DpskClient::create_dpsk_service` (Create DPSK service).
@@ -3657,7 +3684,7 @@ static CREATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateDpskService<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3700,18 +3727,18 @@ impl<'a> CreateDpskService<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_DPSK_SERVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_DPSK_SERVICES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_dpsk_services",
     method: ruckus_one_runtime::Method::Get,
     path: "/dpskServices",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Request builder for `DpskClient::list_dpsk_services` (List DPSK services).
@@ -3720,7 +3747,7 @@ static LIST_DPSK_SERVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListDpskServices<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListDpskServices<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3763,30 +3790,30 @@ impl<'a> ListDpskServices<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_DPSK_SERVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_DPSK_SERVICES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_dpsk_services",
     method: ruckus_one_runtime::Method::Post,
     path: "/dpskServices/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v2+json"),
             accept: "application/vnd.ruckus.v2+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v2+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `query_dpsk_services`; the first is the default.
@@ -3804,7 +3831,7 @@ pub type QueryDpskServicesVersion = super::versions::V2OrV1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryDpskServices<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryDpskServices<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3819,8 +3846,8 @@ impl<'a> QueryDpskServices<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -3872,26 +3899,26 @@ impl<'a> QueryDpskServices<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_dpsk_service",
     method: ruckus_one_runtime::Method::Get,
     path: "/dpskServices/{poolId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v2+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `get_dpsk_service`; the first is the default.
@@ -3908,7 +3935,7 @@ pub type GetDpskServiceVersion = super::versions::V2OrV1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetDpskService<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3955,30 +3982,30 @@ impl<'a> GetDpskService<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_dpsk_service",
     method: ruckus_one_runtime::Method::Put,
     path: "/dpskServices/{poolId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v2+json"),
             accept: "application/vnd.ruckus.v2+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v2+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `update_dpsk_service`; the first is the default.
@@ -3996,7 +4023,7 @@ pub type UpdateDpskServiceVersion = super::versions::V2OrV1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateDpskService<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4075,30 +4102,30 @@ impl<'a> UpdateDpskService<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static PATCH_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static PATCH_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_dpsk_service",
     method: ruckus_one_runtime::Method::Patch,
     path: "/dpskServices/{poolId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v2+json"),
             accept: "application/vnd.ruckus.v2+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v2+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `patch_dpsk_service`; the first is the default.
@@ -4116,7 +4143,7 @@ pub type PatchDpskServiceVersion = super::versions::V2OrV1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchDpskService<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> PatchDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4195,26 +4222,26 @@ impl<'a> PatchDpskService<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_dpsk_service",
     method: ruckus_one_runtime::Method::Delete,
     path: "/dpskServices/{poolId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v2+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `delete_dpsk_service`; the first is the default.
@@ -4231,7 +4258,7 @@ pub type DeleteDpskServiceVersion = super::versions::V2OrV1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteDpskService<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4310,18 +4337,18 @@ impl<'a> DeleteDpskService<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ADD_IDENTITY_GROUP_TO_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ADD_IDENTITY_GROUP_TO_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_identity_group_to_dpsk_service",
     method: ruckus_one_runtime::Method::Put,
     path: "/dpskServices/{poolId}/identityGroups/{groupId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Request builder for `DpskClient::add_identity_group_to_dpsk_service` (Add identity group to DPSK service).
@@ -4331,7 +4358,7 @@ static ADD_IDENTITY_GROUP_TO_DPSK_SERVICE: ruckus_one_runtime::Operation = rucku
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddIdentityGroupToDpskService<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> AddIdentityGroupToDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4380,18 +4407,18 @@ impl<'a> AddIdentityGroupToDpskService<'a> {
         self.req.send_json_with_response()
     }
 }
-static REMOVE_IDENTITY_GROUP_FROM_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static REMOVE_IDENTITY_GROUP_FROM_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_identity_group_from_dpsk_service",
     method: ruckus_one_runtime::Method::Delete,
     path: "/dpskServices/{poolId}/identityGroups/{groupId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Request builder for `DpskClient::remove_identity_group_from_dpsk_service` (Remove identity group from DPSK service).
@@ -4400,7 +4427,7 @@ static REMOVE_IDENTITY_GROUP_FROM_DPSK_SERVICE: ruckus_one_runtime::Operation = 
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveIdentityGroupFromDpskService<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> RemoveIdentityGroupFromDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4443,18 +4470,18 @@ impl<'a> RemoveIdentityGroupFromDpskService<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_DPSK_PASSPHRASE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_DPSK_PASSPHRASE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_dpsk_passphrase",
     method: ruckus_one_runtime::Method::Post,
     path: "/dpskServices/{poolId}/identityGroups/{groupId}/passphrases",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Request builder for `DpskClient::create_dpsk_passphrase` (Create DPSK passphrases).
@@ -4464,7 +4491,7 @@ static CREATE_DPSK_PASSPHRASE: ruckus_one_runtime::Operation = ruckus_one_runtim
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateDpskPassphrase<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateDpskPassphrase<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4513,22 +4540,22 @@ impl<'a> CreateDpskPassphrase<'a> {
         self.req.send_json_with_response()
     }
 }
-static IMPORT_DPSK_PASSPHRASES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static IMPORT_DPSK_PASSPHRASES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "import_dpsk_passphrases",
     method: ruckus_one_runtime::Method::Post,
     path: "/dpskServices/{poolId}/passphrases/csvFiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("multipart/form-data"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("multipart/form-data"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `import_dpsk_passphrases`; the first is the default.
@@ -4545,7 +4572,7 @@ pub type ImportDpskPassphrasesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ImportDpskPassphrases<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ImportDpskPassphrases<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4604,30 +4631,30 @@ impl<'a> ImportDpskPassphrases<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_dpsk_service_passphrases",
     method: ruckus_one_runtime::Method::Post,
     path: "/dpskServices/{poolId}/passphrases",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v2+json"),
             accept: "application/vnd.ruckus.v2+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v2+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `create_dpsk_service_passphrases`; the first is the default.
@@ -4645,7 +4672,7 @@ pub type CreateDpskServicePassphrasesVersion = super::versions::V2OrV1_1OrV1OrJs
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateDpskServicePassphrases<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateDpskServicePassphrases<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4724,26 +4751,26 @@ impl<'a> CreateDpskServicePassphrases<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static LIST_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_dpsk_service_passphrases",
     method: ruckus_one_runtime::Method::Get,
     path: "/dpskServices/{poolId}/passphrases",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v2+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `list_dpsk_service_passphrases`; the first is the default.
@@ -4761,7 +4788,7 @@ pub type ListDpskServicePassphrasesVersion = super::versions::V2OrV1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListDpskServicePassphrases<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListDpskServicePassphrases<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4803,8 +4830,8 @@ impl<'a> ListDpskServicePassphrases<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::Spring,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::Spring,
         items: "content",
         first_page: 0u32,
     };
@@ -4858,30 +4885,30 @@ impl<'a> ListDpskServicePassphrases<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_dpsk_service_passphrases",
     method: ruckus_one_runtime::Method::Post,
     path: "/dpskServices/{poolId}/passphrases/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v2+json"),
             accept: "application/vnd.ruckus.v2+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v2+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `query_dpsk_service_passphrases`; the first is the default.
@@ -4899,7 +4926,7 @@ pub type QueryDpskServicePassphrasesVersion = super::versions::V2OrV1_1OrV1OrJso
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryDpskServicePassphrases<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryDpskServicePassphrases<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4914,8 +4941,8 @@ impl<'a> QueryDpskServicePassphrases<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -4967,26 +4994,26 @@ impl<'a> QueryDpskServicePassphrases<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_DPSK_SERVICE_PASSPHRASE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_DPSK_SERVICE_PASSPHRASE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_dpsk_service_passphrase",
     method: ruckus_one_runtime::Method::Get,
     path: "/dpskServices/{poolId}/passphrases/{id}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v2+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `get_dpsk_service_passphrase`; the first is the default.
@@ -5003,7 +5030,7 @@ pub type GetDpskServicePassphraseVersion = super::versions::V2OrV1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetDpskServicePassphrase<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetDpskServicePassphrase<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5052,30 +5079,30 @@ impl<'a> GetDpskServicePassphrase<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_dpsk_service_passphrases",
     method: ruckus_one_runtime::Method::Delete,
     path: "/dpskServices/{poolId}/passphrases",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v2+json"),
             accept: "application/vnd.ruckus.v2+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v2+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `delete_dpsk_service_passphrases`; the first is the default.
@@ -5093,7 +5120,7 @@ pub type DeleteDpskServicePassphrasesVersion = super::versions::V2OrV1_1OrV1OrJs
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteDpskServicePassphrases<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteDpskServicePassphrases<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5172,22 +5199,22 @@ impl<'a> DeleteDpskServicePassphrases<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static CREATE_IDENTITY_GROUP_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_IDENTITY_GROUP_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_identity_group_dpsk_service",
     method: ruckus_one_runtime::Method::Post,
     path: "/identityGroups/{identityGroupId}/dpskServices",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `create_identity_group_dpsk_service`; the first is the default.
@@ -5203,7 +5230,7 @@ pub type CreateIdentityGroupDpskServiceVersion = super::versions::JsonOrJson_2;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateIdentityGroupDpskService<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateIdentityGroupDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5282,18 +5309,18 @@ impl<'a> CreateIdentityGroupDpskService<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static CREATE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_template_dpsk_service",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/dpskServices",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Request builder for `DpskClient::create_template_dpsk_service` (Create DPSK service template).
@@ -5302,7 +5329,7 @@ static CREATE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateTemplateDpskService<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateTemplateDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5375,18 +5402,18 @@ impl<'a> CreateTemplateDpskService<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_template_dpsk_service",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/dpskServices/{poolTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Request builder for `DpskClient::get_template_dpsk_service` (Get DPSK service template).
@@ -5396,7 +5423,7 @@ static GET_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_run
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetTemplateDpskService<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetTemplateDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5446,18 +5473,18 @@ impl<'a> GetTemplateDpskService<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_template_dpsk_service",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/dpskServices/{poolTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Request builder for `DpskClient::update_template_dpsk_service` (Update DPSK service template).
@@ -5466,7 +5493,7 @@ static UPDATE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateTemplateDpskService<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateTemplateDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5539,18 +5566,18 @@ impl<'a> UpdateTemplateDpskService<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static PATCH_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static PATCH_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_template_dpsk_service",
     method: ruckus_one_runtime::Method::Patch,
     path: "/templates/dpskServices/{poolTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Request builder for `DpskClient::patch_template_dpsk_service` (Patch DPSK service template).
@@ -5559,7 +5586,7 @@ static PATCH_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_r
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchTemplateDpskService<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> PatchTemplateDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5632,18 +5659,18 @@ impl<'a> PatchTemplateDpskService<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_template_dpsk_service",
     method: ruckus_one_runtime::Method::Delete,
     path: "/templates/dpskServices/{poolTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Request builder for `DpskClient::delete_template_dpsk_service` (Delete DPSK service template).
@@ -5652,7 +5679,7 @@ static DELETE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteTemplateDpskService<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteTemplateDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5725,18 +5752,18 @@ impl<'a> DeleteTemplateDpskService<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static QUERY_TEMPLATE_DPSK_SERVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_TEMPLATE_DPSK_SERVICES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_template_dpsk_services",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/dpskServices/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Request builder for `DpskClient::query_template_dpsk_services` (Query DPSK service templates).
@@ -5745,7 +5772,7 @@ static QUERY_TEMPLATE_DPSK_SERVICES: ruckus_one_runtime::Operation = ruckus_one_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryTemplateDpskServices<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryTemplateDpskServices<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5754,8 +5781,8 @@ impl<'a> QueryTemplateDpskServices<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -5807,22 +5834,22 @@ impl<'a> QueryTemplateDpskServices<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_TEMPLATE_IDENTITY_GROUP_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_TEMPLATE_IDENTITY_GROUP_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_template_identity_group_dpsk_service",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/identityGroups/{identityGroupId}/dpskServices",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `create_template_identity_group_dpsk_service`; the first is the default.
@@ -5838,7 +5865,7 @@ pub type CreateTemplateIdentityGroupDpskServiceVersion = super::versions::JsonOr
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateTemplateIdentityGroupDpskService<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateTemplateIdentityGroupDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5920,18 +5947,18 @@ impl<'a> CreateTemplateIdentityGroupDpskService<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static LIST_TEMPLATE_WIFI_NETWORK_DPSK_SERVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_TEMPLATE_WIFI_NETWORK_DPSK_SERVICES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_template_wifi_network_dpsk_services",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/wifiNetworks/{networkTemplateId}/dpskServices",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
 /// Request builder for `DpskClient::list_template_wifi_network_dpsk_services` (List DPSK services of a network template).
@@ -5940,7 +5967,7 @@ static LIST_TEMPLATE_WIFI_NETWORK_DPSK_SERVICES: ruckus_one_runtime::Operation =
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListTemplateWifiNetworkDpskServices<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListTemplateWifiNetworkDpskServices<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5981,22 +6008,22 @@ impl<'a> ListTemplateWifiNetworkDpskServices<'a> {
         self.req.send_json_with_response()
     }
 }
-static ADD_DPSK_POOL_TO_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ADD_DPSK_POOL_TO_IDENTITY_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_dpsk_pool_to_identity_group",
     method: ruckus_one_runtime::Method::Put,
     path: "/identityGroups/{id}/dpskPools/{dpskPoolId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
 /// Representations offered by `add_dpsk_pool_to_identity_group`; the first is the default.
@@ -6012,7 +6039,7 @@ pub type AddDpskPoolToIdentityGroupVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddDpskPoolToIdentityGroup<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> AddDpskPoolToIdentityGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6091,22 +6118,22 @@ impl<'a> AddDpskPoolToIdentityGroup<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static UPDATE_POLICY_SET_ID: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_POLICY_SET_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_policy_set_id",
     method: ruckus_one_runtime::Method::Put,
     path: "/dpskServices/{poolId}/policySets/{policySetId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `update_policy_set_id`; the first is the default.
@@ -6122,7 +6149,7 @@ pub type UpdatePolicySetIdVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdatePolicySetId<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdatePolicySetId<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6201,22 +6228,22 @@ impl<'a> UpdatePolicySetId<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static REMOVE_POLICY_SET_ID: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static REMOVE_POLICY_SET_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_policy_set_id",
     method: ruckus_one_runtime::Method::Delete,
     path: "/dpskServices/{poolId}/policySets/{policySetId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `remove_policy_set_id`; the first is the default.
@@ -6232,7 +6259,7 @@ pub type RemovePolicySetIdVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemovePolicySetId<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> RemovePolicySetId<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6311,30 +6338,30 @@ impl<'a> RemovePolicySetId<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static REPLACE_DPSK_PASSPHRASE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static REPLACE_DPSK_PASSPHRASE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "replace_dpsk_passphrase",
     method: ruckus_one_runtime::Method::Put,
     path: "/dpskServices/{poolId}/passphrases/{id}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v2+json"),
             accept: "application/vnd.ruckus.v2+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `replace_dpsk_passphrase`; the first is the default.
@@ -6352,7 +6379,7 @@ pub type ReplaceDpskPassphraseVersion = super::versions::V2OrV1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ReplaceDpskPassphrase<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ReplaceDpskPassphrase<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6431,30 +6458,30 @@ impl<'a> ReplaceDpskPassphrase<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static PATCH_DPSK_PASSPHRASE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static PATCH_DPSK_PASSPHRASE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_dpsk_passphrase",
     method: ruckus_one_runtime::Method::Patch,
     path: "/dpskServices/{poolId}/passphrases/{id}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v2+json"),
             accept: "application/vnd.ruckus.v2+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `patch_dpsk_passphrase`; the first is the default.
@@ -6472,7 +6499,7 @@ pub type PatchDpskPassphraseVersion = super::versions::V2OrV1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchDpskPassphrase<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> PatchDpskPassphrase<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6551,18 +6578,18 @@ impl<'a> PatchDpskPassphrase<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static CLONE_DPSK_POOL_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CLONE_DPSK_POOL_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "clone_dpsk_pool_template",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/dpskServices/{poolTemplateId}/cloneSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DPSK,
 };
 /// Request builder for `DpskClient::clone_dpsk_pool_template` (Clone dpsk pool template).
@@ -6571,7 +6598,7 @@ static CLONE_DPSK_POOL_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runt
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CloneDpskPoolTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CloneDpskPoolTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6644,30 +6671,30 @@ impl<'a> CloneDpskPoolTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static UPDATE_PASSPHRASES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_PASSPHRASES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_passphrases",
     method: ruckus_one_runtime::Method::Patch,
     path: "/dpskServices/{poolId}/passphrases",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v2+json"),
             accept: "application/vnd.ruckus.v2+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `update_passphrases`; the first is the default.
@@ -6685,7 +6712,7 @@ pub type UpdatePassphrasesVersion = super::versions::V2OrV1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdatePassphrases<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdatePassphrases<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6764,26 +6791,26 @@ impl<'a> UpdatePassphrases<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_PASSPHRASE_DEVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_PASSPHRASE_DEVICES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_passphrase_devices",
     method: ruckus_one_runtime::Method::Get,
     path: "/dpskServices/{poolId}/passphrases/{passphraseId}/devices",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v2+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `get_passphrase_devices`; the first is the default.
@@ -6800,7 +6827,7 @@ pub type GetPassphraseDevicesVersion = super::versions::V2OrV1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetPassphraseDevices<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetPassphraseDevices<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6849,30 +6876,30 @@ impl<'a> GetPassphraseDevices<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_PASSPHRASE_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_PASSPHRASE_DEVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_passphrase_device",
     method: ruckus_one_runtime::Method::Post,
     path: "/dpskServices/{poolId}/passphrases/{passphraseId}/devices",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v2+json"),
             accept: "application/vnd.ruckus.v2+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `create_passphrase_device`; the first is the default.
@@ -6890,7 +6917,7 @@ pub type CreatePassphraseDeviceVersion = super::versions::V2OrV1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreatePassphraseDevice<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreatePassphraseDevice<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6969,30 +6996,30 @@ impl<'a> CreatePassphraseDevice<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_PASSPHRASE_DEVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_PASSPHRASE_DEVICES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_passphrase_devices",
     method: ruckus_one_runtime::Method::Delete,
     path: "/dpskServices/{poolId}/passphrases/{passphraseId}/devices",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v2+json"),
             accept: "application/vnd.ruckus.v2+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `delete_passphrase_devices`; the first is the default.
@@ -7010,7 +7037,7 @@ pub type DeletePassphraseDevicesVersion = super::versions::V2OrV1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeletePassphraseDevices<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeletePassphraseDevices<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7089,26 +7116,26 @@ impl<'a> DeletePassphraseDevices<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static EXPORT_DPSK_PASSPHRASE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static EXPORT_DPSK_PASSPHRASE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "export_dpsk_passphrase",
     method: ruckus_one_runtime::Method::Post,
     path: "/dpskServices/{poolId}/passphrases/query/csvFiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "text/csv",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "text/csv",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "text/csv",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `export_dpsk_passphrase`; the first is the default.
@@ -7126,7 +7153,7 @@ pub type ExportDpskPassphraseVersion = super::versions::V1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ExportDpskPassphrase<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ExportDpskPassphrase<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).

@@ -49,7 +49,7 @@ impl<'a> EdgeServicesClient<'a> {
     #[doc(alias = "GET /personalIdentityNetworks")]
     #[inline]
     pub fn list_personal_identity_networks(&self) -> ListPersonalIdentityNetworks<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_PERSONAL_IDENTITY_NETWORKS,
             &[],
@@ -81,7 +81,7 @@ impl<'a> EdgeServicesClient<'a> {
         &self,
         body: &PersonalIdentityNetwork,
     ) -> CreatePersonalIdentityNetwork<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_PERSONAL_IDENTITY_NETWORK,
             &[],
@@ -112,7 +112,7 @@ impl<'a> EdgeServicesClient<'a> {
         &self,
         body: &EdgeServiceCompatibilityQuery,
     ) -> QueryPersonalIdentityNetworkEdgeCompatibilities<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_PERSONAL_IDENTITY_NETWORK_EDGE_COMPATIBILITIES,
             &[],
@@ -143,7 +143,7 @@ impl<'a> EdgeServicesClient<'a> {
         &self,
         pin_id: &str,
     ) -> GetPersonalIdentityNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_PERSONAL_IDENTITY_NETWORK,
             &[pin_id],
@@ -175,7 +175,7 @@ impl<'a> EdgeServicesClient<'a> {
         pin_id: &str,
         body: &PersonalIdentityNetwork,
     ) -> UpdatePersonalIdentityNetwork<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_PERSONAL_IDENTITY_NETWORK,
             &[pin_id],
@@ -211,7 +211,7 @@ impl<'a> EdgeServicesClient<'a> {
         pin_id: &str,
         body: &PersonalIdentityNetwork,
     ) -> PatchPersonalIdentityNetwork<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_PERSONAL_IDENTITY_NETWORK,
             &[pin_id],
@@ -244,7 +244,7 @@ impl<'a> EdgeServicesClient<'a> {
         &self,
         pin_id: &str,
     ) -> DeletePersonalIdentityNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_PERSONAL_IDENTITY_NETWORK,
             &[pin_id],
@@ -279,7 +279,7 @@ impl<'a> EdgeServicesClient<'a> {
         pin_id: &str,
         wifi_network_id: &str,
     ) -> ActivateWifiNetworkOnPersonalIdentityNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_WIFI_NETWORK_ON_PERSONAL_IDENTITY_NETWORK,
             &[pin_id, wifi_network_id],
@@ -315,7 +315,7 @@ impl<'a> EdgeServicesClient<'a> {
         pin_id: &str,
         wifi_network_id: &str,
     ) -> DeactivateWifiNetworkOnPersonalIdentityNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_WIFI_NETWORK_ON_PERSONAL_IDENTITY_NETWORK,
             &[pin_id, wifi_network_id],
@@ -347,7 +347,7 @@ impl<'a> EdgeServicesClient<'a> {
         &self,
         body: &EdgeSdLanService,
     ) -> CreateEdgeSdLanService<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_EDGE_SD_LAN_SERVICE,
             &[],
@@ -377,7 +377,7 @@ impl<'a> EdgeServicesClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryEdgeSdLanServices<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_EDGE_SD_LAN_SERVICES,
             &[],
@@ -406,7 +406,7 @@ impl<'a> EdgeServicesClient<'a> {
         &self,
         body: &EdgeServiceCompatibilityQuery,
     ) -> QueryEdgeSdLanServiceEdgeCompatibilities<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_EDGE_SD_LAN_SERVICE_EDGE_COMPATIBILITIES,
             &[],
@@ -437,7 +437,7 @@ impl<'a> EdgeServicesClient<'a> {
         &self,
         sd_lan_service_id: &str,
     ) -> GetEdgeSdLanService<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_EDGE_SD_LAN_SERVICE,
             &[sd_lan_service_id],
@@ -469,7 +469,7 @@ impl<'a> EdgeServicesClient<'a> {
         sd_lan_service_id: &str,
         body: &EdgeSdLanService,
     ) -> UpdateEdgeSdLanService<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_EDGE_SD_LAN_SERVICE,
             &[sd_lan_service_id],
@@ -501,7 +501,7 @@ impl<'a> EdgeServicesClient<'a> {
         &self,
         sd_lan_service_id: &str,
     ) -> PatchEdgeSdLanService<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_EDGE_SD_LAN_SERVICE,
             &[sd_lan_service_id],
@@ -531,7 +531,7 @@ impl<'a> EdgeServicesClient<'a> {
         &self,
         sd_lan_service_id: &str,
     ) -> DeleteEdgeSdLanService<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_EDGE_SD_LAN_SERVICE,
             &[sd_lan_service_id],
@@ -567,7 +567,7 @@ impl<'a> EdgeServicesClient<'a> {
         wifi_network_id: &str,
         body: &EdgeSdLanNetworkActivation,
     ) -> ActivateWifiNetworkOnEdgeSdLanService<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_WIFI_NETWORK_ON_EDGE_SD_LAN_SERVICE,
             &[sd_lan_service_id, wifi_network_id],
@@ -604,7 +604,7 @@ impl<'a> EdgeServicesClient<'a> {
         sd_lan_service_id: &str,
         wifi_network_id: &str,
     ) -> DeactivateWifiNetworkOnEdgeSdLanService<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_WIFI_NETWORK_ON_EDGE_SD_LAN_SERVICE,
             &[sd_lan_service_id, wifi_network_id],
@@ -646,7 +646,7 @@ impl<'a> EdgeServicesClient<'a> {
         wifi_network_id: &str,
         body: &EdgeSdLanNetworkActivation,
     ) -> ActivateVenueWifiNetworkOnEdgeSdLanService<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_VENUE_WIFI_NETWORK_ON_EDGE_SD_LAN_SERVICE,
             &[sd_lan_service_id, venue_id, wifi_network_id],
@@ -677,7 +677,7 @@ impl<'a> EdgeServicesClient<'a> {
         &self,
         sd_lan_service_id: &str,
     ) -> GetEdgeSdLanServiceGuestSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_EDGE_SD_LAN_SERVICE_GUEST_SETTINGS,
             &[sd_lan_service_id],
@@ -711,7 +711,7 @@ impl<'a> EdgeServicesClient<'a> {
         sd_lan_service_id: &str,
         body: &EdgeSdLanGuestSettings,
     ) -> PatchEdgeSdLanServiceGuestSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_EDGE_SD_LAN_SERVICE_GUEST_SETTINGS,
             &[sd_lan_service_id],
@@ -753,7 +753,7 @@ impl<'a> EdgeServicesClient<'a> {
         venue_id: &str,
         edge_cluster_id: &str,
     ) -> ActivateGuestVenueEdgeClusterOnEdgeSdLanService<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_GUEST_VENUE_EDGE_CLUSTER_ON_EDGE_SD_LAN_SERVICE,
             &[sd_lan_service_id, venue_id, edge_cluster_id],
@@ -793,7 +793,7 @@ impl<'a> EdgeServicesClient<'a> {
         venue_id: &str,
         edge_cluster_id: &str,
     ) -> DeactivateGuestVenueEdgeClusterOnEdgeSdLanService<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_GUEST_VENUE_EDGE_CLUSTER_ON_EDGE_SD_LAN_SERVICE,
             &[sd_lan_service_id, venue_id, edge_cluster_id],
@@ -832,7 +832,7 @@ impl<'a> EdgeServicesClient<'a> {
         sd_lan_service_id: &str,
         tunnel_profile_id: &str,
     ) -> ActivateGuestTunnelProfileOnEdgeSdLanService<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_GUEST_TUNNEL_PROFILE_ON_EDGE_SD_LAN_SERVICE,
             &[sd_lan_service_id, tunnel_profile_id],
@@ -870,7 +870,7 @@ impl<'a> EdgeServicesClient<'a> {
         sd_lan_service_id: &str,
         tunnel_profile_id: &str,
     ) -> DeactivateGuestTunnelProfileOnEdgeSdLanService<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_GUEST_TUNNEL_PROFILE_ON_EDGE_SD_LAN_SERVICE,
             &[sd_lan_service_id, tunnel_profile_id],
@@ -899,7 +899,7 @@ impl<'a> EdgeServicesClient<'a> {
     #[doc(alias = "POST /edgeHqosProfiles")]
     #[inline]
     pub fn create_edge_hqos_profile(&self) -> CreateEdgeHqosProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_EDGE_HQOS_PROFILE,
             &[],
@@ -927,7 +927,7 @@ impl<'a> EdgeServicesClient<'a> {
         &self,
         body: &EdgeServiceCompatibilityQuery,
     ) -> QueryEdgeHqosProfileEdgeCompatibilities<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_EDGE_HQOS_PROFILE_EDGE_COMPATIBILITIES,
             &[],
@@ -955,7 +955,7 @@ impl<'a> EdgeServicesClient<'a> {
     #[doc(alias = "GET /edgeHqosProfiles/{profileId}")]
     #[inline]
     pub fn get_edge_hqos_profile(&self, profile_id: &str) -> GetEdgeHqosProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_EDGE_HQOS_PROFILE,
             &[profile_id],
@@ -986,7 +986,7 @@ impl<'a> EdgeServicesClient<'a> {
         &self,
         profile_id: &str,
     ) -> UpdateEdgeHqosProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_EDGE_HQOS_PROFILE,
             &[profile_id],
@@ -1016,7 +1016,7 @@ impl<'a> EdgeServicesClient<'a> {
         &self,
         profile_id: &str,
     ) -> DeleteEdgeHqosProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_EDGE_HQOS_PROFILE,
             &[profile_id],
@@ -1055,7 +1055,7 @@ impl<'a> EdgeServicesClient<'a> {
         venue_id: &str,
         edge_cluster_id: &str,
     ) -> ActivateVenueEdgeClusterOnEdgeHqosProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_VENUE_EDGE_CLUSTER_ON_EDGE_HQOS_PROFILE,
             &[profile_id, venue_id, edge_cluster_id],
@@ -1095,7 +1095,7 @@ impl<'a> EdgeServicesClient<'a> {
         venue_id: &str,
         edge_cluster_id: &str,
     ) -> DeactivateVenueEdgeClusterOnEdgeHqosProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_VENUE_EDGE_CLUSTER_ON_EDGE_HQOS_PROFILE,
             &[profile_id, venue_id, edge_cluster_id],
@@ -1135,7 +1135,7 @@ impl<'a> EdgeServicesClient<'a> {
         cluster_id: &str,
         tunnel_profile_id: &str,
     ) -> ActivateTunnelProfileOnVenueEdgeCluster<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_TUNNEL_PROFILE_ON_VENUE_EDGE_CLUSTER,
             &[venue_id, cluster_id, tunnel_profile_id],
@@ -1175,7 +1175,7 @@ impl<'a> EdgeServicesClient<'a> {
         cluster_id: &str,
         tunnel_profile_id: &str,
     ) -> DeactivateTunnelProfileOnVenueEdgeCluster<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_TUNNEL_PROFILE_ON_VENUE_EDGE_CLUSTER,
             &[venue_id, cluster_id, tunnel_profile_id],
@@ -1205,7 +1205,7 @@ impl<'a> EdgeServicesClient<'a> {
         venue_id: &str,
         cluster_id: &str,
     ) -> GetVenueEdgeClusterNetworkSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_EDGE_CLUSTER_NETWORK_SETTINGS,
             &[venue_id, cluster_id],
@@ -1241,7 +1241,7 @@ impl<'a> EdgeServicesClient<'a> {
         cluster_id: &str,
         body: &PatchClusterNetworkSettings,
     ) -> PatchVenueEdgeClusterNetworkSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_VENUE_EDGE_CLUSTER_NETWORK_SETTINGS,
             &[venue_id, cluster_id],
@@ -1278,7 +1278,7 @@ impl<'a> EdgeServicesClient<'a> {
         cluster_id: &str,
         serial_number: &str,
     ) -> GetVenueEdgePortConfigs<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_EDGE_PORT_CONFIGS,
             &[venue_id, cluster_id, serial_number],
@@ -1318,7 +1318,7 @@ impl<'a> EdgeServicesClient<'a> {
         serial_number: &str,
         body: &PortConfig,
     ) -> PatchVenueEdgePortConfigs<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_VENUE_EDGE_PORT_CONFIGS,
             &[venue_id, cluster_id, serial_number],
@@ -1358,7 +1358,7 @@ impl<'a> EdgeServicesClient<'a> {
         serial_number: &str,
         port_id: &str,
     ) -> ListVenueEdgePortSubInterfaces<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_VENUE_EDGE_PORT_SUB_INTERFACES,
             &[venue_id, cluster_id, serial_number, port_id],
@@ -1402,7 +1402,7 @@ impl<'a> EdgeServicesClient<'a> {
         port_id: &str,
         body: &SubInterface,
     ) -> CreateVenueEdgePortSubInterface<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_EDGE_PORT_SUB_INTERFACE,
             &[venue_id, cluster_id, serial_number, port_id],
@@ -1449,7 +1449,7 @@ impl<'a> EdgeServicesClient<'a> {
         sub_interface_id: &str,
         body: &SubInterface,
     ) -> PatchVenueEdgePortSubInterface<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_VENUE_EDGE_PORT_SUB_INTERFACE,
             &[venue_id, cluster_id, serial_number, port_id, sub_interface_id],
@@ -1493,7 +1493,7 @@ impl<'a> EdgeServicesClient<'a> {
         port_id: &str,
         sub_interface_id: &str,
     ) -> DeleteVenueEdgePortSubInterface<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_EDGE_PORT_SUB_INTERFACE,
             &[venue_id, cluster_id, serial_number, port_id, sub_interface_id],
@@ -1537,7 +1537,7 @@ impl<'a> EdgeServicesClient<'a> {
         serial_number: &str,
         body: &LinkAggregationGroup,
     ) -> CreateVenueEdgeLag<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_EDGE_LAG,
             &[venue_id, cluster_id, serial_number],
@@ -1576,7 +1576,7 @@ impl<'a> EdgeServicesClient<'a> {
         serial_number: &str,
         lag_id: &str,
     ) -> GetVenueEdgeLag<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_EDGE_LAG,
             &[venue_id, cluster_id, serial_number, lag_id],
@@ -1620,7 +1620,7 @@ impl<'a> EdgeServicesClient<'a> {
         lag_id: &str,
         body: &UpdateLinkAggregationGroup,
     ) -> UpdateVenueEdgeLag<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_EDGE_LAG,
             &[venue_id, cluster_id, serial_number, lag_id],
@@ -1665,7 +1665,7 @@ impl<'a> EdgeServicesClient<'a> {
         lag_id: &str,
         body: &UpdateLinkAggregationGroup,
     ) -> PatchVenueEdgeLag<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_VENUE_EDGE_LAG,
             &[venue_id, cluster_id, serial_number, lag_id],
@@ -1705,7 +1705,7 @@ impl<'a> EdgeServicesClient<'a> {
         serial_number: &str,
         lag_id: &str,
     ) -> DeleteVenueEdgeLag<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_EDGE_LAG,
             &[venue_id, cluster_id, serial_number, lag_id],
@@ -1749,7 +1749,7 @@ impl<'a> EdgeServicesClient<'a> {
         lag_id: &str,
         body: &LagSubInterface,
     ) -> CreateVenueEdgeLagSubInterface<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_EDGE_LAG_SUB_INTERFACE,
             &[venue_id, cluster_id, serial_number, lag_id],
@@ -1792,7 +1792,7 @@ impl<'a> EdgeServicesClient<'a> {
         lag_id: &str,
         sub_interface_id: &str,
     ) -> GetVenueEdgeLagSubInterface<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_EDGE_LAG_SUB_INTERFACE,
             &[venue_id, cluster_id, serial_number, lag_id, sub_interface_id],
@@ -1833,7 +1833,7 @@ impl<'a> EdgeServicesClient<'a> {
         lag_id: &str,
         sub_interface_id: &str,
     ) -> DeleteVenueEdgeLagSubInterface<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_EDGE_LAG_SUB_INTERFACE,
             &[venue_id, cluster_id, serial_number, lag_id, sub_interface_id],
@@ -1864,7 +1864,7 @@ impl<'a> EdgeServicesClient<'a> {
         venue_id: &str,
         cluster_id: &str,
     ) -> GetArpTerminationSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ARP_TERMINATION_SETTINGS,
             &[venue_id, cluster_id],
@@ -1896,7 +1896,7 @@ impl<'a> EdgeServicesClient<'a> {
         cluster_id: &str,
         body: &EdgeArpTerminationSettings,
     ) -> UpdateArpTerminationSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_ARP_TERMINATION_SETTINGS,
             &[venue_id, cluster_id],
@@ -1924,7 +1924,7 @@ impl<'a> EdgeServicesClient<'a> {
         &self,
         multicast_dns_proxy_profile_id: &str,
     ) -> GetMdnsProxyProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_MDNS_PROXY_PROFILE,
             &[multicast_dns_proxy_profile_id],
@@ -1952,7 +1952,7 @@ impl<'a> EdgeServicesClient<'a> {
         multicast_dns_proxy_profile_id: &str,
         body: &EdgeMdnsProxyProfile,
     ) -> UpdateMdnsProxyProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_MDNS_PROXY_PROFILE,
             &[multicast_dns_proxy_profile_id],
@@ -1979,7 +1979,7 @@ impl<'a> EdgeServicesClient<'a> {
         &self,
         multicast_dns_proxy_profile_id: &str,
     ) -> DeleteMdnsProxyProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_MDNS_PROXY_PROFILE,
             &[multicast_dns_proxy_profile_id],
@@ -2012,7 +2012,7 @@ impl<'a> EdgeServicesClient<'a> {
         venue_id: &str,
         edge_cluster_id: &str,
     ) -> ActivateMdnsProxy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_MDNS_PROXY,
             &[multicast_dns_proxy_profile_id, venue_id, edge_cluster_id],
@@ -2045,7 +2045,7 @@ impl<'a> EdgeServicesClient<'a> {
         venue_id: &str,
         edge_cluster_id: &str,
     ) -> DeactivateMdnsProxy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_MDNS_PROXY,
             &[multicast_dns_proxy_profile_id, venue_id, edge_cluster_id],
@@ -2067,7 +2067,7 @@ impl<'a> EdgeServicesClient<'a> {
     #[doc(alias = "getDhcpById")]
     #[inline]
     pub fn get_dhcp_by_id(&self, dhcp_id: &str) -> GetDhcpById<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_DHCP_BY_ID,
             &[dhcp_id],
@@ -2094,7 +2094,7 @@ impl<'a> EdgeServicesClient<'a> {
         dhcp_id: &str,
         body: &UpdateEdgeDhcpProfile,
     ) -> UpdateDhcp<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_DHCP,
             &[dhcp_id],
@@ -2117,7 +2117,7 @@ impl<'a> EdgeServicesClient<'a> {
     #[doc(alias = "deleteDhcpById")]
     #[inline]
     pub fn delete_dhcp_by_id(&self, dhcp_id: &str) -> DeleteDhcpById<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_DHCP_BY_ID,
             &[dhcp_id],
@@ -2144,7 +2144,7 @@ impl<'a> EdgeServicesClient<'a> {
         dhcp_id: &str,
         body: &PatchEdgeDhcpProfile,
     ) -> PatchDhcp<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_DHCP,
             &[dhcp_id],
@@ -2178,7 +2178,7 @@ impl<'a> EdgeServicesClient<'a> {
         venue_id: &str,
         edge_cluster_id: &str,
     ) -> ActivateDhcp<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_DHCP,
             &[dhcp_id, venue_id, edge_cluster_id],
@@ -2211,7 +2211,7 @@ impl<'a> EdgeServicesClient<'a> {
         venue_id: &str,
         edge_cluster_id: &str,
     ) -> DeactivateDhcp<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_DHCP,
             &[dhcp_id, venue_id, edge_cluster_id],
@@ -2239,7 +2239,7 @@ impl<'a> EdgeServicesClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetEdgeClustersByPage<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_EDGE_CLUSTERS_BY_PAGE,
             &[venue_id],
@@ -2267,7 +2267,7 @@ impl<'a> EdgeServicesClient<'a> {
         venue_id: &str,
         body: &CreateCluster,
     ) -> CreateEdgeCluster<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_EDGE_CLUSTER,
             &[venue_id],
@@ -2297,7 +2297,7 @@ impl<'a> EdgeServicesClient<'a> {
         cluster_id: &str,
         body: &CreateEdge,
     ) -> CreateEdgeDevice<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_EDGE_DEVICE,
             &[venue_id, cluster_id],
@@ -2323,7 +2323,7 @@ impl<'a> EdgeServicesClient<'a> {
         &self,
         body: &VenueEdgeCompatibilityRequest,
     ) -> QueryVenueEdgeCompatibilities<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_VENUE_EDGE_COMPATIBILITIES,
             &[],
@@ -2352,7 +2352,7 @@ impl<'a> EdgeServicesClient<'a> {
         &self,
         body: &EdgeMdnsProxyProfile,
     ) -> CreateMdnsProxyProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_MDNS_PROXY_PROFILE,
             &[],
@@ -2378,7 +2378,7 @@ impl<'a> EdgeServicesClient<'a> {
         &self,
         body: &FeatureSetsRequest,
     ) -> QueryEdgeFeaturesRequirement<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_EDGE_FEATURES_REQUIREMENT,
             &[],
@@ -2403,7 +2403,11 @@ impl<'a> EdgeServicesClient<'a> {
     #[doc(alias = "createDhcp")]
     #[inline]
     pub fn create_dhcp(&self, body: &EdgeDhcpProfile) -> CreateDhcp<'a> {
-        let mut req = ruckus_one_runtime::Request::new(self.client, &CREATE_DHCP, &[]);
+        let mut req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &CREATE_DHCP,
+            &[],
+        );
         req.json(body);
         CreateDhcp { req }
     }
@@ -2425,7 +2429,7 @@ impl<'a> EdgeServicesClient<'a> {
         &self,
         body: &ServiceEdgeCompatibilityRequest,
     ) -> QueryEdgeDhcpServiceCompatibilities<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_EDGE_DHCP_SERVICE_COMPATIBILITIES,
             &[],
@@ -2468,7 +2472,7 @@ impl<'a> EdgeServicesClient<'a> {
         sub_interface_id: &str,
         body: &LagSubInterface,
     ) -> PatchEdgeLagSubInterface<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_EDGE_LAG_SUB_INTERFACE,
             &[venue_id, edge_cluster_id, serial_number, lag_id, sub_interface_id],
@@ -2496,7 +2500,7 @@ impl<'a> EdgeServicesClient<'a> {
         venue_id: &str,
         cluster_id: &str,
     ) -> GetEdgeCluster<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_EDGE_CLUSTER,
             &[venue_id, cluster_id],
@@ -2524,7 +2528,7 @@ impl<'a> EdgeServicesClient<'a> {
         venue_id: &str,
         cluster_id: &str,
     ) -> DeleteSingleEdgeCluster<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SINGLE_EDGE_CLUSTER,
             &[venue_id, cluster_id],
@@ -2554,7 +2558,7 @@ impl<'a> EdgeServicesClient<'a> {
         cluster_id: &str,
         body: &PatchCluster,
     ) -> UpdateEdgeCluster<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_EDGE_CLUSTER,
             &[venue_id, cluster_id],
@@ -2584,7 +2588,7 @@ impl<'a> EdgeServicesClient<'a> {
         cluster_id: &str,
         serial_number: &str,
     ) -> GetEdgeDevice<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_EDGE_DEVICE,
             &[venue_id, cluster_id, serial_number],
@@ -2615,7 +2619,7 @@ impl<'a> EdgeServicesClient<'a> {
         cluster_id: &str,
         serial_number: &str,
     ) -> DeleteEdgeDevice<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_EDGE_DEVICE,
             &[venue_id, cluster_id, serial_number],
@@ -2648,7 +2652,7 @@ impl<'a> EdgeServicesClient<'a> {
         serial_number: &str,
         body: &PatchEdge,
     ) -> PatchEdgeDevice<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_EDGE_DEVICE,
             &[venue_id, cluster_id, serial_number],
@@ -2682,7 +2686,7 @@ impl<'a> EdgeServicesClient<'a> {
         cluster_id: &str,
         serial_number: &str,
     ) -> GetEdgeStaticRouteConfig<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_EDGE_STATIC_ROUTE_CONFIG,
             &[venue_id, cluster_id, serial_number],
@@ -2718,7 +2722,7 @@ impl<'a> EdgeServicesClient<'a> {
         serial_number: &str,
         body: &StaticRouteConfig,
     ) -> PatchEdgeStaticRouteConfig<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_EDGE_STATIC_ROUTE_CONFIG,
             &[venue_id, cluster_id, serial_number],
@@ -2753,7 +2757,7 @@ impl<'a> EdgeServicesClient<'a> {
         serial_number: &str,
         body: &Troubleshooting,
     ) -> TriggerEdgeAction<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &TRIGGER_EDGE_ACTION,
             &[venue_id, cluster_id, serial_number],
@@ -2787,7 +2791,7 @@ impl<'a> EdgeServicesClient<'a> {
         cluster_id: &str,
         serial_number: &str,
     ) -> GetEdgeDnsServers<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_EDGE_DNS_SERVERS,
             &[venue_id, cluster_id, serial_number],
@@ -2823,7 +2827,7 @@ impl<'a> EdgeServicesClient<'a> {
         serial_number: &str,
         body: &DnsServers,
     ) -> PatchEdgeDnsServers<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_EDGE_DNS_SERVERS,
             &[venue_id, cluster_id, serial_number],

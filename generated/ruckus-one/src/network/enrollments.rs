@@ -22,13 +22,16 @@ pub struct AcceptedResponse {
 }
 impl serde::Serialize for AcceptedResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AcceptedResponse, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AcceptedResponse,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("requestId", &v.request_id);
             w.optional("id", &v.id);
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -38,8 +41,8 @@ impl<'de> serde::Deserialize<'de> for AcceptedResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AcceptedResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AcceptedResponse, ruckus_one_runtime::internal::object::FieldError> {
             let value = AcceptedResponse {
                 request_id: f.optional("requestId"),
                 id: f.optional("id"),
@@ -49,7 +52,7 @@ impl<'de> serde::Deserialize<'de> for AcceptedResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AcceptedResponse"))
     }
 }
@@ -98,11 +101,14 @@ pub struct ActionInput {
 }
 impl serde::Serialize for ActionInput {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ActionInput, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ActionInput,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("actionType", &v.action_type);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -112,8 +118,8 @@ impl<'de> serde::Deserialize<'de> for ActionInput {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ActionInput, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ActionInput, ruckus_one_runtime::internal::object::FieldError> {
             let value = ActionInput {
                 action_type: f.optional("actionType"),
                 additional_fields: f.rest(),
@@ -121,7 +127,7 @@ impl<'de> serde::Deserialize<'de> for ActionInput {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ActionInput"))
     }
 }
@@ -158,14 +164,17 @@ pub struct AdminAuthentication {
 }
 impl serde::Serialize for AdminAuthentication {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AdminAuthentication, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AdminAuthentication,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("authType", &v.auth_type);
             w.optional("identity", &v.identity);
             w.optional("groupId", &v.group_id);
             w.optional("networkId", &v.network_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -175,8 +184,11 @@ impl<'de> serde::Deserialize<'de> for AdminAuthentication {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AdminAuthentication, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AdminAuthentication,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AdminAuthentication {
                 auth_type: f.optional("authType"),
                 identity: f.optional("identity"),
@@ -187,7 +199,7 @@ impl<'de> serde::Deserialize<'de> for AdminAuthentication {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AdminAuthentication"))
     }
 }
@@ -302,7 +314,10 @@ pub struct AdminPageableObject {
 }
 impl serde::Serialize for AdminPageableObject {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AdminPageableObject, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AdminPageableObject,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("offset", &v.offset);
             w.optional("sort", &v.sort);
             w.optional("paged", &v.paged);
@@ -311,7 +326,7 @@ impl serde::Serialize for AdminPageableObject {
             w.optional("pageSize", &v.page_size);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -321,8 +336,11 @@ impl<'de> serde::Deserialize<'de> for AdminPageableObject {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AdminPageableObject, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AdminPageableObject,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AdminPageableObject {
                 offset: f.optional("offset"),
                 sort: f.optional("sort"),
@@ -335,7 +353,7 @@ impl<'de> serde::Deserialize<'de> for AdminPageableObject {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AdminPageableObject"))
     }
 }
@@ -401,13 +419,16 @@ pub struct AdminSortObject {
 }
 impl serde::Serialize for AdminSortObject {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AdminSortObject, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AdminSortObject,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("empty", &v.empty);
             w.optional("unsorted", &v.unsorted);
             w.optional("sorted", &v.sorted);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -417,8 +438,8 @@ impl<'de> serde::Deserialize<'de> for AdminSortObject {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AdminSortObject, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AdminSortObject, ruckus_one_runtime::internal::object::FieldError> {
             let value = AdminSortObject {
                 empty: f.optional("empty"),
                 unsorted: f.optional("unsorted"),
@@ -428,7 +449,7 @@ impl<'de> serde::Deserialize<'de> for AdminSortObject {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AdminSortObject"))
     }
 }
@@ -475,12 +496,12 @@ pub struct AupInput {
 }
 impl serde::Serialize for AupInput {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AupInput, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &AupInput, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("actionType", &v.action_type);
             w.optional("acceptAup", &v.accept_aup);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -490,8 +511,8 @@ impl<'de> serde::Deserialize<'de> for AupInput {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AupInput, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AupInput, ruckus_one_runtime::internal::object::FieldError> {
             let value = AupInput {
                 action_type: f.optional("actionType"),
                 accept_aup: f.optional("acceptAup"),
@@ -500,7 +521,7 @@ impl<'de> serde::Deserialize<'de> for AupInput {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AupInput"))
     }
 }
@@ -543,14 +564,17 @@ pub struct CaptivePortalArgs {
 }
 impl serde::Serialize for CaptivePortalArgs {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &CaptivePortalArgs, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &CaptivePortalArgs,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("ssid", &v.ssid);
             w.optional("redirectUrl", &v.redirect_url);
             w.optional("clientMac", &v.client_mac);
             w.optional("uip", &v.uip);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -560,8 +584,11 @@ impl<'de> serde::Deserialize<'de> for CaptivePortalArgs {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<CaptivePortalArgs, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            CaptivePortalArgs,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = CaptivePortalArgs {
                 ssid: f.optional("ssid"),
                 redirect_url: f.optional("redirectUrl"),
@@ -572,7 +599,7 @@ impl<'de> serde::Deserialize<'de> for CaptivePortalArgs {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("CaptivePortalArgs"))
     }
 }
@@ -646,7 +673,10 @@ pub struct DataPromptInput {
 }
 impl serde::Serialize for DataPromptInput {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DataPromptInput, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DataPromptInput,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("actionType", &v.action_type);
             w.field("userName", &v.user_name);
             w.optional("email", &v.email);
@@ -661,7 +691,7 @@ impl serde::Serialize for DataPromptInput {
             w.optional("inputField6", &v.input_field6);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -671,8 +701,8 @@ impl<'de> serde::Deserialize<'de> for DataPromptInput {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DataPromptInput, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<DataPromptInput, ruckus_one_runtime::internal::object::FieldError> {
             let value = DataPromptInput {
                 action_type: f.optional("actionType"),
                 user_name: f.required("userName")?,
@@ -691,7 +721,7 @@ impl<'de> serde::Deserialize<'de> for DataPromptInput {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DataPromptInput"))
     }
 }
@@ -789,13 +819,16 @@ pub struct DeviceEnrollment {
 }
 impl serde::Serialize for DeviceEnrollment {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DeviceEnrollment, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DeviceEnrollment,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("description", &v.description);
             w.optional("status", &v.status);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -805,8 +838,8 @@ impl<'de> serde::Deserialize<'de> for DeviceEnrollment {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DeviceEnrollment, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<DeviceEnrollment, ruckus_one_runtime::internal::object::FieldError> {
             let value = DeviceEnrollment {
                 id: f.optional("id"),
                 description: f.optional("description"),
@@ -816,7 +849,7 @@ impl<'de> serde::Deserialize<'de> for DeviceEnrollment {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DeviceEnrollment"))
     }
 }
@@ -944,7 +977,7 @@ pub struct Enrollment {
 }
 impl serde::Serialize for Enrollment {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Enrollment, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Enrollment, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("workflowId", &v.workflow_id);
             w.optional("enrollmentId", &v.enrollment_id);
             w.optional("description", &v.description);
@@ -954,7 +987,7 @@ impl serde::Serialize for Enrollment {
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -964,8 +997,8 @@ impl<'de> serde::Deserialize<'de> for Enrollment {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Enrollment, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Enrollment, ruckus_one_runtime::internal::object::FieldError> {
             let value = Enrollment {
                 workflow_id: f.optional("workflowId"),
                 enrollment_id: f.optional("enrollmentId"),
@@ -979,7 +1012,7 @@ impl<'de> serde::Deserialize<'de> for Enrollment {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Enrollment"))
     }
 }
@@ -1059,14 +1092,17 @@ pub struct Enrollment2 {
 }
 impl serde::Serialize for Enrollment2 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Enrollment2, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &Enrollment2,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("description", &v.description);
             w.optional("status", &v.status);
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1076,8 +1112,8 @@ impl<'de> serde::Deserialize<'de> for Enrollment2 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Enrollment2, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Enrollment2, ruckus_one_runtime::internal::object::FieldError> {
             let value = Enrollment2 {
                 id: f.optional("id"),
                 description: f.optional("description"),
@@ -1088,7 +1124,7 @@ impl<'de> serde::Deserialize<'de> for Enrollment2 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Enrollment2"))
     }
 }
@@ -1154,7 +1190,10 @@ pub struct EnrollmentDetails {
 }
 impl serde::Serialize for EnrollmentDetails {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &EnrollmentDetails, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &EnrollmentDetails,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("workflowId", &v.workflow_id);
             w.optional("enrollmentId", &v.enrollment_id);
             w.optional("description", &v.description);
@@ -1166,7 +1205,7 @@ impl serde::Serialize for EnrollmentDetails {
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1176,8 +1215,11 @@ impl<'de> serde::Deserialize<'de> for EnrollmentDetails {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EnrollmentDetails, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            EnrollmentDetails,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = EnrollmentDetails {
                 workflow_id: f.optional("workflowId"),
                 enrollment_id: f.optional("enrollmentId"),
@@ -1193,7 +1235,7 @@ impl<'de> serde::Deserialize<'de> for EnrollmentDetails {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EnrollmentDetails"))
     }
 }
@@ -1297,7 +1339,7 @@ impl serde::Serialize for EnrollmentQueryCriteria {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &EnrollmentQueryCriteria,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("sortDirection", &v.sort_direction);
             w.optional("page", &v.page);
@@ -1311,7 +1353,7 @@ impl serde::Serialize for EnrollmentQueryCriteria {
             w.optional("sortFields", &v.sort_fields);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1321,8 +1363,11 @@ impl<'de> serde::Deserialize<'de> for EnrollmentQueryCriteria {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EnrollmentQueryCriteria, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            EnrollmentQueryCriteria,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = EnrollmentQueryCriteria {
                 sort_direction: f.optional("sortDirection"),
                 page: f.optional("page"),
@@ -1339,7 +1384,7 @@ impl<'de> serde::Deserialize<'de> for EnrollmentQueryCriteria {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EnrollmentQueryCriteria"))
     }
 }
@@ -1590,7 +1635,7 @@ impl serde::Serialize for EnrollmentRegistration {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &EnrollmentRegistration,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("registrationId", &v.registration_id);
             w.optional("enrollmentId", &v.enrollment_id);
@@ -1602,7 +1647,7 @@ impl serde::Serialize for EnrollmentRegistration {
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1612,8 +1657,11 @@ impl<'de> serde::Deserialize<'de> for EnrollmentRegistration {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EnrollmentRegistration, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            EnrollmentRegistration,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = EnrollmentRegistration {
                 registration_id: f.optional("registrationId"),
                 enrollment_id: f.optional("enrollmentId"),
@@ -1628,7 +1676,7 @@ impl<'de> serde::Deserialize<'de> for EnrollmentRegistration {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EnrollmentRegistration"))
     }
 }
@@ -1716,7 +1764,10 @@ pub struct EnrollmentStep {
 }
 impl serde::Serialize for EnrollmentStep {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &EnrollmentStep, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &EnrollmentStep,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("actionId", &v.action_id);
             w.optional("status", &v.status);
             w.optional("failureReason", &v.failure_reason);
@@ -1725,7 +1776,7 @@ impl serde::Serialize for EnrollmentStep {
             w.optional("input", &v.input);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1735,8 +1786,8 @@ impl<'de> serde::Deserialize<'de> for EnrollmentStep {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EnrollmentStep, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<EnrollmentStep, ruckus_one_runtime::internal::object::FieldError> {
             let value = EnrollmentStep {
                 action_id: f.optional("actionId"),
                 status: f.optional("status"),
@@ -1749,7 +1800,7 @@ impl<'de> serde::Deserialize<'de> for EnrollmentStep {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EnrollmentStep"))
     }
 }
@@ -1817,12 +1868,15 @@ pub struct EnrollmentStepConfig {
 }
 impl serde::Serialize for EnrollmentStepConfig {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &EnrollmentStepConfig, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &EnrollmentStepConfig,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("step", &v.step);
             w.optional("config", &v.config);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1832,8 +1886,11 @@ impl<'de> serde::Deserialize<'de> for EnrollmentStepConfig {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EnrollmentStepConfig, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            EnrollmentStepConfig,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = EnrollmentStepConfig {
                 step: f.optional("step"),
                 config: f.optional("config"),
@@ -1842,7 +1899,7 @@ impl<'de> serde::Deserialize<'de> for EnrollmentStepConfig {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EnrollmentStepConfig"))
     }
 }
@@ -1945,7 +2002,10 @@ pub struct EnrollmentToken {
 }
 impl serde::Serialize for EnrollmentToken {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &EnrollmentToken, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &EnrollmentToken,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("workflowId", &v.workflow_id);
             w.optional("publishedWorkflowId", &v.published_workflow_id);
             w.optional("token", &v.token);
@@ -1953,7 +2013,7 @@ impl serde::Serialize for EnrollmentToken {
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1963,8 +2023,8 @@ impl<'de> serde::Deserialize<'de> for EnrollmentToken {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EnrollmentToken, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<EnrollmentToken, ruckus_one_runtime::internal::object::FieldError> {
             let value = EnrollmentToken {
                 workflow_id: f.optional("workflowId"),
                 published_workflow_id: f.optional("publishedWorkflowId"),
@@ -1976,7 +2036,7 @@ impl<'de> serde::Deserialize<'de> for EnrollmentToken {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EnrollmentToken"))
     }
 }
@@ -2038,12 +2098,15 @@ pub struct EnrollmentVariable {
 }
 impl serde::Serialize for EnrollmentVariable {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &EnrollmentVariable, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &EnrollmentVariable,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("name", &v.name);
             w.optional("value", &v.value);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2053,8 +2116,11 @@ impl<'de> serde::Deserialize<'de> for EnrollmentVariable {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EnrollmentVariable, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            EnrollmentVariable,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = EnrollmentVariable {
                 name: f.optional("name"),
                 value: f.optional("value"),
@@ -2063,7 +2129,7 @@ impl<'de> serde::Deserialize<'de> for EnrollmentVariable {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EnrollmentVariable"))
     }
 }
@@ -2107,13 +2173,16 @@ pub struct LoginPayload {
 }
 impl serde::Serialize for LoginPayload {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &LoginPayload, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &LoginPayload,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("accessToken", &v.access_token);
             w.optional("enrollmentId", &v.enrollment_id);
             w.optional("cpArgs", &v.cp_args);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2123,8 +2192,8 @@ impl<'de> serde::Deserialize<'de> for LoginPayload {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<LoginPayload, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<LoginPayload, ruckus_one_runtime::internal::object::FieldError> {
             let value = LoginPayload {
                 access_token: f.required("accessToken")?,
                 enrollment_id: f.optional("enrollmentId"),
@@ -2134,7 +2203,7 @@ impl<'de> serde::Deserialize<'de> for LoginPayload {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("LoginPayload"))
     }
 }
@@ -2176,12 +2245,15 @@ pub struct MacRegInput {
 }
 impl serde::Serialize for MacRegInput {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &MacRegInput, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &MacRegInput,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("actionType", &v.action_type);
             w.field("macAddress", &v.mac_address);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2191,8 +2263,8 @@ impl<'de> serde::Deserialize<'de> for MacRegInput {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MacRegInput, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<MacRegInput, ruckus_one_runtime::internal::object::FieldError> {
             let value = MacRegInput {
                 action_type: f.optional("actionType"),
                 mac_address: f.required("macAddress")?,
@@ -2201,7 +2273,7 @@ impl<'de> serde::Deserialize<'de> for MacRegInput {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MacRegInput"))
     }
 }
@@ -2252,7 +2324,7 @@ impl serde::Serialize for PageEntityModelEnrollment {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &PageEntityModelEnrollment,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("totalPages", &v.total_pages);
             w.optional("totalElements", &v.total_elements);
@@ -2267,7 +2339,7 @@ impl serde::Serialize for PageEntityModelEnrollment {
             w.optional("empty", &v.empty);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2277,8 +2349,11 @@ impl<'de> serde::Deserialize<'de> for PageEntityModelEnrollment {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PageEntityModelEnrollment, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            PageEntityModelEnrollment,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = PageEntityModelEnrollment {
                 total_pages: f.optional("totalPages"),
                 total_elements: f.optional("totalElements"),
@@ -2296,7 +2371,7 @@ impl<'de> serde::Deserialize<'de> for PageEntityModelEnrollment {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PageEntityModelEnrollment"))
     }
 }
@@ -2406,7 +2481,7 @@ impl serde::Serialize for PageEntityModelEnrollmentRegistration {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &PageEntityModelEnrollmentRegistration,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("totalPages", &v.total_pages);
             w.optional("totalElements", &v.total_elements);
@@ -2421,7 +2496,7 @@ impl serde::Serialize for PageEntityModelEnrollmentRegistration {
             w.optional("empty", &v.empty);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2431,10 +2506,10 @@ impl<'de> serde::Deserialize<'de> for PageEntityModelEnrollmentRegistration {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             PageEntityModelEnrollmentRegistration,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = PageEntityModelEnrollmentRegistration {
                 total_pages: f.optional("totalPages"),
@@ -2453,7 +2528,7 @@ impl<'de> serde::Deserialize<'de> for PageEntityModelEnrollmentRegistration {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PageEntityModelEnrollmentRegistration"))
     }
 }
@@ -2557,7 +2632,10 @@ pub struct RedisColorSchema {
 }
 impl serde::Serialize for RedisColorSchema {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &RedisColorSchema, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &RedisColorSchema,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("backgroundColor", &v.background_color);
             w.optional("lineColor", &v.line_color);
             w.optional("fontColor", &v.font_color);
@@ -2568,7 +2646,7 @@ impl serde::Serialize for RedisColorSchema {
             w.optional("buttonFontColor", &v.button_font_color);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2578,8 +2656,8 @@ impl<'de> serde::Deserialize<'de> for RedisColorSchema {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<RedisColorSchema, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<RedisColorSchema, ruckus_one_runtime::internal::object::FieldError> {
             let value = RedisColorSchema {
                 background_color: f.optional("backgroundColor"),
                 line_color: f.optional("lineColor"),
@@ -2594,7 +2672,7 @@ impl<'de> serde::Deserialize<'de> for RedisColorSchema {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("RedisColorSchema"))
     }
 }
@@ -2673,13 +2751,13 @@ pub struct Revocation {
 }
 impl serde::Serialize for Revocation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Revocation, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Revocation, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("revokedDate", &v.revoked_date);
             w.optional("revokedReason", &v.revoked_reason);
             w.optional("revokedBy", &v.revoked_by);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2689,8 +2767,8 @@ impl<'de> serde::Deserialize<'de> for Revocation {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Revocation, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Revocation, ruckus_one_runtime::internal::object::FieldError> {
             let value = Revocation {
                 revoked_date: f.optional("revokedDate"),
                 revoked_reason: f.optional("revokedReason"),
@@ -2700,7 +2778,7 @@ impl<'de> serde::Deserialize<'de> for Revocation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Revocation"))
     }
 }
@@ -2756,7 +2834,7 @@ pub struct StepConfig {
 }
 impl serde::Serialize for StepConfig {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &StepConfig, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &StepConfig, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("stepId", &v.step_id);
             w.optional("stepType", &v.step_type);
             w.optional("actionType", &v.action_type);
@@ -2768,7 +2846,7 @@ impl serde::Serialize for StepConfig {
             w.optional("requiredEnrollmentVariables", &v.required_enrollment_variables);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2778,8 +2856,8 @@ impl<'de> serde::Deserialize<'de> for StepConfig {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<StepConfig, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<StepConfig, ruckus_one_runtime::internal::object::FieldError> {
             let value = StepConfig {
                 step_id: f.optional("stepId"),
                 step_type: f.optional("stepType"),
@@ -2795,7 +2873,7 @@ impl<'de> serde::Deserialize<'de> for StepConfig {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("StepConfig"))
     }
 }
@@ -2893,7 +2971,10 @@ pub struct StyleSchema {
 }
 impl serde::Serialize for StyleSchema {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &StyleSchema, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &StyleSchema,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("welcomeTitle", &v.welcome_title);
             w.optional("welcomeSubTitle", &v.welcome_sub_title);
             w.optional("logoImage", &v.logo_image);
@@ -2906,7 +2987,7 @@ impl serde::Serialize for StyleSchema {
             w.optional("headerFontSize", &v.header_font_size);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2916,8 +2997,8 @@ impl<'de> serde::Deserialize<'de> for StyleSchema {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<StyleSchema, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<StyleSchema, ruckus_one_runtime::internal::object::FieldError> {
             let value = StyleSchema {
                 welcome_title: f.optional("welcomeTitle"),
                 welcome_sub_title: f.optional("welcomeSubTitle"),
@@ -2934,7 +3015,7 @@ impl<'de> serde::Deserialize<'de> for StyleSchema {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("StyleSchema"))
     }
 }
@@ -3060,7 +3141,9 @@ impl std::fmt::Debug for UpdateStepRequest {
             }
             Self::MacRegInput(v) => f.debug_tuple("MacRegInput").field(v).finish(),
             Self::ActionInput(v) => f.debug_tuple("ActionInput").field(v).finish(),
-            Self::Unknown(v) => ruckus_one_runtime::union::debug_unknown(f, v, &[]),
+            Self::Unknown(v) => {
+                ruckus_one_runtime::internal::union::debug_unknown(f, v, &[])
+            }
         }
     }
 }
@@ -3079,8 +3162,8 @@ impl<'de> serde::Deserialize<'de> for UpdateStepRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = ruckus_one_runtime::union::read(deserializer)?;
-        for i in ruckus_one_runtime::union::by_fit(
+        let value = ruckus_one_runtime::internal::union::read(deserializer)?;
+        for i in ruckus_one_runtime::internal::union::by_fit(
             &value,
             &[
                 &["actionType", "acceptAup"],
@@ -3104,22 +3187,30 @@ impl<'de> serde::Deserialize<'de> for UpdateStepRequest {
         ) {
             match i {
                 0 => {
-                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                    if let Some(v) = ruckus_one_runtime::internal::union::try_decode(
+                        &value,
+                    ) {
                         return Ok(Self::AupInput(v));
                     }
                 }
                 1 => {
-                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                    if let Some(v) = ruckus_one_runtime::internal::union::try_decode(
+                        &value,
+                    ) {
                         return Ok(Self::DataPromptInput(v));
                     }
                 }
                 2 => {
-                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                    if let Some(v) = ruckus_one_runtime::internal::union::try_decode(
+                        &value,
+                    ) {
                         return Ok(Self::MacRegInput(v));
                     }
                 }
                 3 => {
-                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                    if let Some(v) = ruckus_one_runtime::internal::union::try_decode(
+                        &value,
+                    ) {
                         return Ok(Self::ActionInput(v));
                     }
                 }
@@ -3152,7 +3243,10 @@ pub struct WorkflowConfig {
 }
 impl serde::Serialize for WorkflowConfig {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &WorkflowConfig, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &WorkflowConfig,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.optional("color", &v.color);
@@ -3161,7 +3255,7 @@ impl serde::Serialize for WorkflowConfig {
             w.optional("firstActionStepId", &v.first_action_step_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3171,8 +3265,8 @@ impl<'de> serde::Deserialize<'de> for WorkflowConfig {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<WorkflowConfig, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<WorkflowConfig, ruckus_one_runtime::internal::object::FieldError> {
             let value = WorkflowConfig {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -3185,7 +3279,7 @@ impl<'de> serde::Deserialize<'de> for WorkflowConfig {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("WorkflowConfig"))
     }
 }
@@ -3271,7 +3365,7 @@ impl<'a> EnrollmentsClient<'a> {
     #[doc(alias = "queryEnrollmentRegistrations")]
     #[inline]
     pub fn query_enrollment_registrations(&self) -> QueryEnrollmentRegistrations<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_ENROLLMENT_REGISTRATIONS,
             &[],
@@ -3296,7 +3390,11 @@ impl<'a> EnrollmentsClient<'a> {
     #[doc(alias = "queryEnrollments")]
     #[inline]
     pub fn query_enrollments(&self) -> QueryEnrollments<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &QUERY_ENROLLMENTS, &[]);
+        let req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &QUERY_ENROLLMENTS,
+            &[],
+        );
         QueryEnrollments { req }
     }
     /// Get enrollments.
@@ -3314,7 +3412,7 @@ impl<'a> EnrollmentsClient<'a> {
     #[doc(alias = "getEnrollments")]
     #[inline]
     pub fn get_enrollments(&self, enrollment_id: &str) -> GetEnrollments<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ENROLLMENTS,
             &[enrollment_id],
@@ -3339,7 +3437,7 @@ impl<'a> EnrollmentsClient<'a> {
         &self,
         enrollment_registration_id: &str,
     ) -> GetEnrollmentRegistration<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ENROLLMENT_REGISTRATION,
             &[enrollment_registration_id],
@@ -3367,7 +3465,7 @@ impl<'a> EnrollmentsClient<'a> {
         workflow_id: &str,
         step_id: &str,
     ) -> GetStepForNav<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_STEP_FOR_NAV,
             &[workflow_id, step_id],
@@ -3392,7 +3490,7 @@ impl<'a> EnrollmentsClient<'a> {
     #[doc(alias = "updateStep")]
     #[inline]
     pub fn update_step(&self, workflow_id: &str, step_id: &str) -> UpdateStep<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_STEP,
             &[workflow_id, step_id],
@@ -3414,7 +3512,7 @@ impl<'a> EnrollmentsClient<'a> {
     #[doc(alias = "POST /deviceEnrollments/workflows/{workflowId}/login")]
     #[inline]
     pub fn login(&self, workflow_id: &str, body: &LoginPayload) -> Login<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LOGIN,
             &[workflow_id],
@@ -3440,7 +3538,7 @@ impl<'a> EnrollmentsClient<'a> {
         &self,
         workflow_id: &str,
     ) -> GetEnrollmentWorkflow<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ENROLLMENT_WORKFLOW,
             &[workflow_id],
@@ -3462,7 +3560,7 @@ impl<'a> EnrollmentsClient<'a> {
     #[doc(alias = "getCurrentStep")]
     #[inline]
     pub fn get_current_step(&self, workflow_id: &str) -> GetCurrentStep<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_CURRENT_STEP,
             &[workflow_id],
@@ -3488,7 +3586,7 @@ impl<'a> EnrollmentsClient<'a> {
         workflow_id: &str,
         file_id: &str,
     ) -> GetEnrollmentFileUrl<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ENROLLMENT_FILE_URL,
             &[workflow_id, file_id],
@@ -3519,7 +3617,7 @@ impl<'a> EnrollmentsClient<'a> {
         workflow_id: &str,
         enrollment_id: &str,
     ) -> FetchEnrollment<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &FETCH_ENROLLMENT,
             &[workflow_id, enrollment_id],
@@ -3543,7 +3641,7 @@ impl<'a> EnrollmentsClient<'a> {
     #[doc(alias = "downloadCertificate")]
     #[inline]
     pub fn download_certificate(&self, workflow_id: &str) -> DownloadCertificate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DOWNLOAD_CERTIFICATE,
             &[workflow_id],
@@ -3551,22 +3649,22 @@ impl<'a> EnrollmentsClient<'a> {
         DownloadCertificate { req }
     }
 }
-static QUERY_ENROLLMENT_REGISTRATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_ENROLLMENT_REGISTRATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_enrollment_registrations",
     method: ruckus_one_runtime::Method::Post,
     path: "/enrollments/registrations/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ADMIN_ENROLLMENT,
 };
 /// Representations offered by `query_enrollment_registrations`; the first is the default.
@@ -3583,7 +3681,7 @@ pub type QueryEnrollmentRegistrationsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryEnrollmentRegistrations<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryEnrollmentRegistrations<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3604,8 +3702,8 @@ impl<'a> QueryEnrollmentRegistrations<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "content",
         first_page: 1u32,
     };
@@ -3659,22 +3757,22 @@ impl<'a> QueryEnrollmentRegistrations<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_ENROLLMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_ENROLLMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_enrollments",
     method: ruckus_one_runtime::Method::Post,
     path: "/enrollments/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ADMIN_ENROLLMENT,
 };
 /// Representations offered by `query_enrollments`; the first is the default.
@@ -3691,7 +3789,7 @@ pub type QueryEnrollmentsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryEnrollments<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryEnrollments<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3712,8 +3810,8 @@ impl<'a> QueryEnrollments<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "content",
         first_page: 1u32,
     };
@@ -3765,22 +3863,22 @@ impl<'a> QueryEnrollments<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_ENROLLMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_ENROLLMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_enrollments",
     method: ruckus_one_runtime::Method::Get,
     path: "/enrollments/{enrollmentId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ADMIN_ENROLLMENT,
 };
 /// Representations offered by `get_enrollments`; the first is the default.
@@ -3796,7 +3894,7 @@ pub type GetEnrollmentsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetEnrollments<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetEnrollments<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3845,22 +3943,22 @@ impl<'a> GetEnrollments<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_ENROLLMENT_REGISTRATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_ENROLLMENT_REGISTRATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_enrollment_registration",
     method: ruckus_one_runtime::Method::Get,
     path: "/enrollments/registrations/{enrollmentRegistrationId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ADMIN_ENROLLMENT,
 };
 /// Representations offered by `get_enrollment_registration`; the first is the default.
@@ -3876,7 +3974,7 @@ pub type GetEnrollmentRegistrationVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetEnrollmentRegistration<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetEnrollmentRegistration<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3925,22 +4023,22 @@ impl<'a> GetEnrollmentRegistration<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_STEP_FOR_NAV: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_STEP_FOR_NAV: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_step_for_nav",
     method: ruckus_one_runtime::Method::Get,
     path: "/deviceEnrollments/workflows/{workflowId}/steps/{stepId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DEVICE_ENROLLMENT,
 };
 /// Representations offered by `get_step_for_nav`; the first is the default.
@@ -3957,7 +4055,7 @@ pub type GetStepForNavVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetStepForNav<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetStepForNav<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4014,22 +4112,22 @@ impl<'a> GetStepForNav<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_STEP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_STEP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_step",
     method: ruckus_one_runtime::Method::Put,
     path: "/deviceEnrollments/workflows/{workflowId}/steps/{stepId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DEVICE_ENROLLMENT,
 };
 /// Representations offered by `update_step`; the first is the default.
@@ -4046,7 +4144,7 @@ pub type UpdateStepVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateStep<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateStep<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4125,22 +4223,22 @@ impl<'a> UpdateStep<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static LOGIN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LOGIN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "login",
     method: ruckus_one_runtime::Method::Post,
     path: "/deviceEnrollments/workflows/{workflowId}/login",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DEVICE_ENROLLMENT,
 };
 /// Representations offered by `login`; the first is the default.
@@ -4156,7 +4254,7 @@ pub type LoginVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct Login<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> Login<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4205,22 +4303,22 @@ impl<'a> Login<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_ENROLLMENT_WORKFLOW: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_ENROLLMENT_WORKFLOW: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_enrollment_workflow",
     method: ruckus_one_runtime::Method::Get,
     path: "/deviceEnrollments/workflows/{workflowId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DEVICE_ENROLLMENT,
 };
 /// Representations offered by `get_enrollment_workflow`; the first is the default.
@@ -4236,7 +4334,7 @@ pub type GetEnrollmentWorkflowVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetEnrollmentWorkflow<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetEnrollmentWorkflow<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4285,22 +4383,22 @@ impl<'a> GetEnrollmentWorkflow<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_CURRENT_STEP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_CURRENT_STEP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_current_step",
     method: ruckus_one_runtime::Method::Get,
     path: "/deviceEnrollments/workflows/{workflowId}/steps/currentSteps",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DEVICE_ENROLLMENT,
 };
 /// Representations offered by `get_current_step`; the first is the default.
@@ -4316,7 +4414,7 @@ pub type GetCurrentStepVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetCurrentStep<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetCurrentStep<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4365,18 +4463,18 @@ impl<'a> GetCurrentStep<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_ENROLLMENT_FILE_URL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_ENROLLMENT_FILE_URL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_enrollment_file_url",
     method: ruckus_one_runtime::Method::Get,
     path: "/deviceEnrollments/workflows/{workflowId}/files/{fileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DEVICE_ENROLLMENT,
 };
 /// Request builder for `EnrollmentsClient::get_enrollment_file_url` (Get signed url for download).
@@ -4385,7 +4483,7 @@ static GET_ENROLLMENT_FILE_URL: ruckus_one_runtime::Operation = ruckus_one_runti
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetEnrollmentFileUrl<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetEnrollmentFileUrl<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4428,22 +4526,22 @@ impl<'a> GetEnrollmentFileUrl<'a> {
         self.req.send_json_with_response()
     }
 }
-static FETCH_ENROLLMENT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static FETCH_ENROLLMENT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "fetch_enrollment",
     method: ruckus_one_runtime::Method::Get,
     path: "/deviceEnrollments/workflows/{workflowId}/enrollments/{enrollmentId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DEVICE_ENROLLMENT,
 };
 /// Representations offered by `fetch_enrollment`; the first is the default.
@@ -4459,7 +4557,7 @@ pub type FetchEnrollmentVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct FetchEnrollment<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> FetchEnrollment<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4508,18 +4606,18 @@ impl<'a> FetchEnrollment<'a> {
         self.req.send_json_with_response()
     }
 }
-static DOWNLOAD_CERTIFICATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DOWNLOAD_CERTIFICATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "download_certificate",
     method: ruckus_one_runtime::Method::Get,
     path: "/deviceEnrollments/workflows/{workflowId}/certificates",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DEVICE_ENROLLMENT,
 };
 /// Request builder for `EnrollmentsClient::download_certificate` (Download certificate).
@@ -4529,7 +4627,7 @@ static DOWNLOAD_CERTIFICATE: ruckus_one_runtime::Operation = ruckus_one_runtime:
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DownloadCertificate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DownloadCertificate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).

@@ -27,7 +27,7 @@ impl serde::Serialize for AlmExtraEntitlementInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &AlmExtraEntitlementInfo,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("licenseType", &v.license_type);
             w.optional("remainingQuantity", &v.remaining_quantity);
@@ -37,7 +37,7 @@ impl serde::Serialize for AlmExtraEntitlementInfo {
             w.optional("activeEdgeCount", &v.active_edge_count);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -47,8 +47,11 @@ impl<'de> serde::Deserialize<'de> for AlmExtraEntitlementInfo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AlmExtraEntitlementInfo, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AlmExtraEntitlementInfo,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AlmExtraEntitlementInfo {
                 license_type: f.optional("licenseType"),
                 remaining_quantity: f.optional("remainingQuantity"),
@@ -61,7 +64,7 @@ impl<'de> serde::Deserialize<'de> for AlmExtraEntitlementInfo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AlmExtraEntitlementInfo"))
     }
 }
@@ -159,7 +162,7 @@ pub struct Assignment {
 }
 impl serde::Serialize for Assignment {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Assignment, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Assignment, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.optional("mspTenantId", &v.msp_tenant_id);
             w.optional("mspEcTenantId", &v.msp_ec_tenant_id);
@@ -186,7 +189,7 @@ impl serde::Serialize for Assignment {
             w.optional("revokedDate", &v.revoked_date);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -196,8 +199,8 @@ impl<'de> serde::Deserialize<'de> for Assignment {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Assignment, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Assignment, ruckus_one_runtime::internal::object::FieldError> {
             let value = Assignment {
                 id: f.optional("id"),
                 msp_tenant_id: f.optional("mspTenantId"),
@@ -228,7 +231,7 @@ impl<'de> serde::Deserialize<'de> for Assignment {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Assignment"))
     }
 }
@@ -403,14 +406,17 @@ pub struct AssignmentAcxRequest {
 }
 impl serde::Serialize for AssignmentAcxRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AssignmentAcxRequest, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AssignmentAcxRequest,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("deviceType", &v.device_type);
             w.field("quantity", &v.quantity);
             w.optional("useTemporaryMspEntitlement", &v.use_temporary_msp_entitlement);
             w.optional("deviceSubType", &v.device_sub_type);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -420,8 +426,11 @@ impl<'de> serde::Deserialize<'de> for AssignmentAcxRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AssignmentAcxRequest, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AssignmentAcxRequest,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AssignmentAcxRequest {
                 device_type: f.required("deviceType")?,
                 quantity: f.required("quantity")?,
@@ -432,7 +441,7 @@ impl<'de> serde::Deserialize<'de> for AssignmentAcxRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AssignmentAcxRequest"))
     }
 }
@@ -482,7 +491,7 @@ impl serde::Serialize for AssignmentOperationResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &AssignmentOperationResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("success", &v.success);
             w.optional("assignments", &v.assignments);
@@ -492,7 +501,7 @@ impl serde::Serialize for AssignmentOperationResponse {
             w.optional("requestId", &v.request_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -502,10 +511,10 @@ impl<'de> serde::Deserialize<'de> for AssignmentOperationResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             AssignmentOperationResponse,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = AssignmentOperationResponse {
                 success: f.optional("success"),
@@ -519,7 +528,7 @@ impl<'de> serde::Deserialize<'de> for AssignmentOperationResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AssignmentOperationResponse"))
     }
 }
@@ -809,7 +818,10 @@ pub struct AssignmentSummary {
 }
 impl serde::Serialize for AssignmentSummary {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AssignmentSummary, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AssignmentSummary,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("deviceType", &v.device_type);
             w.optional("deviceSubType", &v.device_sub_type);
             w.optional("quantity", &v.quantity);
@@ -821,7 +833,7 @@ impl serde::Serialize for AssignmentSummary {
             w.optional("isTrial", &v.is_trial);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -831,8 +843,11 @@ impl<'de> serde::Deserialize<'de> for AssignmentSummary {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AssignmentSummary, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AssignmentSummary,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AssignmentSummary {
                 device_type: f.optional("deviceType"),
                 device_sub_type: f.optional("deviceSubType"),
@@ -849,7 +864,7 @@ impl<'de> serde::Deserialize<'de> for AssignmentSummary {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AssignmentSummary"))
     }
 }
@@ -1062,12 +1077,15 @@ pub struct AvailabilityReport {
 }
 impl serde::Serialize for AvailabilityReport {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AvailabilityReport, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AvailabilityReport,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("status", &v.status);
             w.optional("message", &v.message);
             w.field("data", &v.data);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1077,8 +1095,11 @@ impl<'de> serde::Deserialize<'de> for AvailabilityReport {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AvailabilityReport, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AvailabilityReport,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AvailabilityReport {
                 status: f.optional("status"),
                 message: f.optional("message"),
@@ -1087,7 +1108,7 @@ impl<'de> serde::Deserialize<'de> for AvailabilityReport {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AvailabilityReport"))
     }
 }
@@ -1157,7 +1178,7 @@ impl serde::Serialize for AvailabilityReportLicense {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &AvailabilityReportLicense,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("effectiveDate", &v.effective_date);
             w.field("expirationDate", &v.expiration_date);
@@ -1167,7 +1188,7 @@ impl serde::Serialize for AvailabilityReportLicense {
             w.field("isTrial", &v.is_trial);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1177,8 +1198,11 @@ impl<'de> serde::Deserialize<'de> for AvailabilityReportLicense {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AvailabilityReportLicense, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AvailabilityReportLicense,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AvailabilityReportLicense {
                 effective_date: f.required("effectiveDate")?,
                 expiration_date: f.required("expirationDate")?,
@@ -1191,7 +1215,7 @@ impl<'de> serde::Deserialize<'de> for AvailabilityReportLicense {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AvailabilityReportLicense"))
     }
 }
@@ -1364,7 +1388,10 @@ pub struct BannerInformation {
 }
 impl serde::Serialize for BannerInformation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &BannerInformation, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &BannerInformation,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("type", &v.type_);
             w.optional("deviceType", &v.device_type);
             w.optional("multipleLicense", &v.multiple_license);
@@ -1382,7 +1409,7 @@ impl serde::Serialize for BannerInformation {
             w.optional("totalRALicense", &v.total_ra_license);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1392,8 +1419,11 @@ impl<'de> serde::Deserialize<'de> for BannerInformation {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<BannerInformation, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            BannerInformation,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = BannerInformation {
                 type_: f.optional("type"),
                 device_type: f.optional("deviceType"),
@@ -1415,7 +1445,7 @@ impl<'de> serde::Deserialize<'de> for BannerInformation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("BannerInformation"))
     }
 }
@@ -1611,14 +1641,14 @@ impl serde::Serialize for CreateAssignmentRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &CreateAssignmentRequest,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("assignments", &v.assignments);
             w.field("startDate", &v.start_date);
             w.field("endDate", &v.end_date);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1628,8 +1658,11 @@ impl<'de> serde::Deserialize<'de> for CreateAssignmentRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<CreateAssignmentRequest, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            CreateAssignmentRequest,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = CreateAssignmentRequest {
                 assignments: f.required("assignments")?,
                 start_date: f.required("startDate")?,
@@ -1638,7 +1671,7 @@ impl<'de> serde::Deserialize<'de> for CreateAssignmentRequest {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("CreateAssignmentRequest"))
     }
 }
@@ -1771,7 +1804,10 @@ pub struct Entitlement {
 }
 impl serde::Serialize for Entitlement {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Entitlement, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &Entitlement,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("createdDate", &v.created_date);
             w.optional("updatedDate", &v.updated_date);
@@ -1801,7 +1837,7 @@ impl serde::Serialize for Entitlement {
             w.optional("name", &v.name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1811,8 +1847,8 @@ impl<'de> serde::Deserialize<'de> for Entitlement {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Entitlement, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Entitlement, ruckus_one_runtime::internal::object::FieldError> {
             let value = Entitlement {
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),
@@ -1846,7 +1882,7 @@ impl<'de> serde::Deserialize<'de> for Entitlement {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Entitlement"))
     }
 }
@@ -2046,14 +2082,14 @@ impl serde::Serialize for EntitlementAlmExtraEntitlementInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &EntitlementAlmExtraEntitlementInfo,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("licenseType", &v.license_type);
             w.optional("remainingQuantity", &v.remaining_quantity);
             w.optional("soEntQuantity", &v.so_ent_quantity);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2063,10 +2099,10 @@ impl<'de> serde::Deserialize<'de> for EntitlementAlmExtraEntitlementInfo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             EntitlementAlmExtraEntitlementInfo,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = EntitlementAlmExtraEntitlementInfo {
                 license_type: f.optional("licenseType"),
@@ -2077,7 +2113,7 @@ impl<'de> serde::Deserialize<'de> for EntitlementAlmExtraEntitlementInfo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EntitlementAlmExtraEntitlementInfo"))
     }
 }
@@ -2137,13 +2173,13 @@ impl serde::Serialize for EntitlementAttentionNote {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &EntitlementAttentionNote,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("summary", &v.summary);
             w.optional("details", &v.details);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2153,8 +2189,11 @@ impl<'de> serde::Deserialize<'de> for EntitlementAttentionNote {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EntitlementAttentionNote, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            EntitlementAttentionNote,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = EntitlementAttentionNote {
                 summary: f.optional("summary"),
                 details: f.optional("details"),
@@ -2163,7 +2202,7 @@ impl<'de> serde::Deserialize<'de> for EntitlementAttentionNote {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EntitlementAttentionNote"))
     }
 }
@@ -2212,12 +2251,15 @@ pub struct EntitlementBanner {
 }
 impl serde::Serialize for EntitlementBanner {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &EntitlementBanner, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &EntitlementBanner,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("deviceType", &v.device_type);
             w.optional("licenseType", &v.license_type);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2227,8 +2269,11 @@ impl<'de> serde::Deserialize<'de> for EntitlementBanner {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EntitlementBanner, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            EntitlementBanner,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = EntitlementBanner {
                 device_type: f.optional("deviceType"),
                 license_type: f.optional("licenseType"),
@@ -2237,7 +2282,7 @@ impl<'de> serde::Deserialize<'de> for EntitlementBanner {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EntitlementBanner"))
     }
 }
@@ -2298,7 +2343,7 @@ impl serde::Serialize for EntitlementUtilization {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &EntitlementUtilization,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("licenseType", &v.license_type);
             w.optional("usageType", &v.usage_type);
@@ -2315,7 +2360,7 @@ impl serde::Serialize for EntitlementUtilization {
             );
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2325,8 +2370,11 @@ impl<'de> serde::Deserialize<'de> for EntitlementUtilization {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EntitlementUtilization, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            EntitlementUtilization,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = EntitlementUtilization {
                 license_type: f.optional("licenseType"),
                 usage_type: f.optional("usageType"),
@@ -2344,7 +2392,7 @@ impl<'de> serde::Deserialize<'de> for EntitlementUtilization {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EntitlementUtilization"))
     }
 }
@@ -2451,7 +2499,10 @@ pub struct LicenseBanner {
 }
 impl serde::Serialize for LicenseBanner {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &LicenseBanner, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &LicenseBanner,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("type", &v.type_);
             w.optional("alm", &v.alm);
             w.optional("almExtraInfo", &v.alm_extra_info);
@@ -2468,7 +2519,7 @@ impl serde::Serialize for LicenseBanner {
             w.optional("licenseCount", &v.license_count);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2478,8 +2529,8 @@ impl<'de> serde::Deserialize<'de> for LicenseBanner {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<LicenseBanner, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<LicenseBanner, ruckus_one_runtime::internal::object::FieldError> {
             let value = LicenseBanner {
                 type_: f.optional("type"),
                 alm: f.optional("alm"),
@@ -2500,7 +2551,7 @@ impl<'de> serde::Deserialize<'de> for LicenseBanner {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("LicenseBanner"))
     }
 }
@@ -2888,13 +2939,13 @@ impl serde::Serialize for MileageAvailableQuantity {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &MileageAvailableQuantity,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("quantity", &v.quantity);
             w.optional("expirationDate", &v.expiration_date);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2904,8 +2955,11 @@ impl<'de> serde::Deserialize<'de> for MileageAvailableQuantity {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MileageAvailableQuantity, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            MileageAvailableQuantity,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = MileageAvailableQuantity {
                 quantity: f.optional("quantity"),
                 expiration_date: f.optional("expirationDate"),
@@ -2914,7 +2968,7 @@ impl<'de> serde::Deserialize<'de> for MileageAvailableQuantity {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MileageAvailableQuantity"))
     }
 }
@@ -2979,7 +3033,10 @@ pub struct MileageReport {
 }
 impl serde::Serialize for MileageReport {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &MileageReport, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &MileageReport,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("licenseType", &v.license_type);
             w.optional("lastDate", &v.last_date);
             w.optional("device", &v.device);
@@ -2988,7 +3045,7 @@ impl serde::Serialize for MileageReport {
             w.optional("availableBreakUp", &v.available_break_up);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2998,8 +3055,8 @@ impl<'de> serde::Deserialize<'de> for MileageReport {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MileageReport, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<MileageReport, ruckus_one_runtime::internal::object::FieldError> {
             let value = MileageReport {
                 license_type: f.optional("licenseType"),
                 last_date: f.optional("lastDate"),
@@ -3012,7 +3069,7 @@ impl<'de> serde::Deserialize<'de> for MileageReport {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MileageReport"))
     }
 }
@@ -3096,7 +3153,10 @@ pub struct MspEntitlement {
 }
 impl serde::Serialize for MspEntitlement {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &MspEntitlement, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &MspEntitlement,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("deviceType", &v.device_type);
             w.optional("deviceSubType", &v.device_sub_type);
@@ -3114,7 +3174,7 @@ impl serde::Serialize for MspEntitlement {
             w.optional("isTrial", &v.is_trial);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3124,8 +3184,8 @@ impl<'de> serde::Deserialize<'de> for MspEntitlement {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MspEntitlement, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<MspEntitlement, ruckus_one_runtime::internal::object::FieldError> {
             let value = MspEntitlement {
                 id: f.optional("id"),
                 device_type: f.optional("deviceType"),
@@ -3147,7 +3207,7 @@ impl<'de> serde::Deserialize<'de> for MspEntitlement {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MspEntitlement"))
     }
 }
@@ -3327,7 +3387,7 @@ impl serde::Serialize for ReplacementAcxRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ReplacementAcxRequest,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("assignmentId", &v.assignment_id);
             w.field("quantity", &v.quantity);
@@ -3335,7 +3395,7 @@ impl serde::Serialize for ReplacementAcxRequest {
             w.optional("endDate", &v.end_date);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3345,8 +3405,11 @@ impl<'de> serde::Deserialize<'de> for ReplacementAcxRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ReplacementAcxRequest, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ReplacementAcxRequest,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ReplacementAcxRequest {
                 assignment_id: f.required("assignmentId")?,
                 quantity: f.required("quantity")?,
@@ -3357,7 +3420,7 @@ impl<'de> serde::Deserialize<'de> for ReplacementAcxRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ReplacementAcxRequest"))
     }
 }
@@ -3399,11 +3462,14 @@ pub struct RevocationAcxRequest {
 }
 impl serde::Serialize for RevocationAcxRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &RevocationAcxRequest, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &RevocationAcxRequest,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("assignmentId", &v.assignment_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3413,15 +3479,18 @@ impl<'de> serde::Deserialize<'de> for RevocationAcxRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<RevocationAcxRequest, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            RevocationAcxRequest,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = RevocationAcxRequest {
                 assignment_id: f.required("assignmentId")?,
                 additional_fields: f.rest(),
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("RevocationAcxRequest"))
     }
 }
@@ -3453,14 +3522,17 @@ pub struct ValidationErrors {
 }
 impl serde::Serialize for ValidationErrors {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ValidationErrors, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ValidationErrors,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("object", &v.object);
             w.optional("objectName", &v.object_name);
             w.optional("value", &v.value);
             w.optional("expected", &v.expected);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3470,8 +3542,8 @@ impl<'de> serde::Deserialize<'de> for ValidationErrors {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ValidationErrors, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ValidationErrors, ruckus_one_runtime::internal::object::FieldError> {
             let value = ValidationErrors {
                 object: f.optional("object"),
                 object_name: f.optional("objectName"),
@@ -3482,7 +3554,7 @@ impl<'de> serde::Deserialize<'de> for ValidationErrors {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ValidationErrors"))
     }
 }
@@ -3560,7 +3632,7 @@ impl<'a> EntitlementsClient<'a> {
         &self,
         tenant_id: &str,
     ) -> QueryTenantEntitlementAssignments<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_TENANT_ENTITLEMENT_ASSIGNMENTS,
             &[tenant_id],
@@ -3585,7 +3657,7 @@ impl<'a> EntitlementsClient<'a> {
     pub fn create_self_entitlement_assignment(
         &self,
     ) -> CreateSelfEntitlementAssignment<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SELF_ENTITLEMENT_ASSIGNMENT,
             &[],
@@ -3612,7 +3684,7 @@ impl<'a> EntitlementsClient<'a> {
     pub fn query_self_entitlement_assignments(
         &self,
     ) -> QuerySelfEntitlementAssignments<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_SELF_ENTITLEMENT_ASSIGNMENTS,
             &[],
@@ -3638,7 +3710,7 @@ impl<'a> EntitlementsClient<'a> {
         &self,
         id: &str,
     ) -> DeleteSelfEntitlementAssignment<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SELF_ENTITLEMENT_ASSIGNMENT,
             &[id],
@@ -3665,7 +3737,7 @@ impl<'a> EntitlementsClient<'a> {
         &self,
         id: &str,
     ) -> PatchSelfEntitlementAssignment<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_SELF_ENTITLEMENT_ASSIGNMENT,
             &[id],
@@ -3691,7 +3763,7 @@ impl<'a> EntitlementsClient<'a> {
     #[doc(alias = "POST /entitlements/query")]
     #[inline]
     pub fn query_entitlements(&self) -> QueryEntitlements<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_ENTITLEMENTS,
             &[],
@@ -3718,7 +3790,7 @@ impl<'a> EntitlementsClient<'a> {
     #[doc(alias = "getSummary")]
     #[inline]
     pub fn query_entitlement_utilizations(&self) -> QueryEntitlementUtilizations<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_ENTITLEMENT_UTILIZATIONS,
             &[],
@@ -3744,7 +3816,7 @@ impl<'a> EntitlementsClient<'a> {
     #[doc(alias = "POST /entitlements/mileageReports/query")]
     #[inline]
     pub fn query_mileage_reports(&self) -> QueryMileageReports<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_MILEAGE_REPORTS,
             &[],
@@ -3767,7 +3839,11 @@ impl<'a> EntitlementsClient<'a> {
     #[doc(alias = "POST /entitlements/compliances/query")]
     #[inline]
     pub fn query_compliances(&self) -> QueryCompliances<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &QUERY_COMPLIANCES, &[]);
+        let req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &QUERY_COMPLIANCES,
+            &[],
+        );
         QueryCompliances { req }
     }
     /// Query banners.
@@ -3789,7 +3865,11 @@ impl<'a> EntitlementsClient<'a> {
     #[doc(alias = "getBanners_1")]
     #[inline]
     pub fn query_banners(&self) -> QueryBanners<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &QUERY_BANNERS, &[]);
+        let req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &QUERY_BANNERS,
+            &[],
+        );
         QueryBanners { req }
     }
     /// Query availability reports.
@@ -3808,7 +3888,7 @@ impl<'a> EntitlementsClient<'a> {
     #[doc(alias = "POST /entitlements/availabilityReports/query")]
     #[inline]
     pub fn query_availability_reports(&self) -> QueryAvailabilityReports<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_AVAILABILITY_REPORTS,
             &[],
@@ -3833,7 +3913,7 @@ impl<'a> EntitlementsClient<'a> {
     #[doc(alias = "POST /entitlements/availabilityReports/query")]
     #[inline]
     pub fn query_availability_reports_v2(&self) -> QueryAvailabilityReportsV2<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_AVAILABILITY_REPORTS_V2,
             &[],
@@ -3857,7 +3937,7 @@ impl<'a> EntitlementsClient<'a> {
     #[doc(alias = "POST /entitlements/attentionNotes/query")]
     #[inline]
     pub fn query_attention_notes(&self) -> QueryAttentionNotes<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_ATTENTION_NOTES,
             &[],
@@ -3877,7 +3957,7 @@ impl<'a> EntitlementsClient<'a> {
     #[doc(alias = "GET /entitlements/settings")]
     #[inline]
     pub fn get_entitlement_settings(&self) -> GetEntitlementSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ENTITLEMENT_SETTINGS,
             &[],
@@ -3898,7 +3978,7 @@ impl<'a> EntitlementsClient<'a> {
     #[doc(alias = "PATCH /entitlements/settings")]
     #[inline]
     pub fn patch_entitlement_settings(&self) -> PatchEntitlementSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_ENTITLEMENT_SETTINGS,
             &[],
@@ -3920,7 +4000,7 @@ impl<'a> EntitlementsClient<'a> {
     pub fn list_entitlement_license_usage_reports(
         &self,
     ) -> ListEntitlementLicenseUsageReports<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_ENTITLEMENT_LICENSE_USAGE_REPORTS,
             &[],
@@ -3945,7 +4025,11 @@ impl<'a> EntitlementsClient<'a> {
     )]
     #[inline]
     pub fn list_banners(&self) -> ListBanners<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &LIST_BANNERS, &[]);
+        let req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &LIST_BANNERS,
+            &[],
+        );
         ListBanners { req }
     }
     /// List assignments.
@@ -3961,7 +4045,7 @@ impl<'a> EntitlementsClient<'a> {
     #[doc(alias = "GET /assignments")]
     #[inline]
     pub fn list_entitlement_assignments(&self) -> ListEntitlementAssignments<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_ENTITLEMENT_ASSIGNMENTS,
             &[],
@@ -3985,7 +4069,7 @@ impl<'a> EntitlementsClient<'a> {
         &self,
         body: &CreateAssignmentRequest,
     ) -> CreateEntitlementAssignment<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_ENTITLEMENT_ASSIGNMENT,
             &[],
@@ -4010,7 +4094,7 @@ impl<'a> EntitlementsClient<'a> {
         &self,
         body: &Vec<RevocationAcxRequest>,
     ) -> DeleteEntitlementAssignments<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_ENTITLEMENT_ASSIGNMENTS,
             &[],
@@ -4038,7 +4122,7 @@ impl<'a> EntitlementsClient<'a> {
         &self,
         body: &Vec<ReplacementAcxRequest>,
     ) -> PatchEntitlementAssignments<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_ENTITLEMENT_ASSIGNMENTS,
             &[],
@@ -4061,7 +4145,7 @@ impl<'a> EntitlementsClient<'a> {
     pub fn list_entitlement_assignment_summaries(
         &self,
     ) -> ListEntitlementAssignmentSummaries<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_ENTITLEMENT_ASSIGNMENT_SUMMARIES,
             &[],
@@ -4087,7 +4171,11 @@ impl<'a> EntitlementsClient<'a> {
     )]
     #[inline]
     pub fn list_entitlements(&self) -> ListEntitlements<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &LIST_ENTITLEMENTS, &[]);
+        let req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &LIST_ENTITLEMENTS,
+            &[],
+        );
         ListEntitlements { req }
     }
     /// List entitlement summaries.
@@ -4109,7 +4197,7 @@ impl<'a> EntitlementsClient<'a> {
     )]
     #[inline]
     pub fn list_entitlement_summaries(&self) -> ListEntitlementSummaries<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_ENTITLEMENT_SUMMARIES,
             &[],
@@ -4130,7 +4218,7 @@ impl<'a> EntitlementsClient<'a> {
     )]
     #[inline]
     pub fn list_license_usage_reports(&self) -> ListLicenseUsageReports<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_LICENSE_USAGE_REPORTS,
             &[],
@@ -4154,7 +4242,7 @@ impl<'a> EntitlementsClient<'a> {
     )]
     #[inline]
     pub fn list_msp_entitlements(&self) -> ListMspEntitlements<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_MSP_ENTITLEMENTS,
             &[],
@@ -4178,7 +4266,7 @@ impl<'a> EntitlementsClient<'a> {
     )]
     #[inline]
     pub fn list_msp_entitlement_summaries(&self) -> ListMspEntitlementSummaries<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_MSP_ENTITLEMENT_SUMMARIES,
             &[],
@@ -4199,22 +4287,26 @@ impl<'a> EntitlementsClient<'a> {
     )]
     #[inline]
     pub fn list_msp_banners(&self) -> ListMspBanners<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &LIST_MSP_BANNERS, &[]);
+        let req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &LIST_MSP_BANNERS,
+            &[],
+        );
         ListMspBanners { req }
     }
 }
-static QUERY_TENANT_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_TENANT_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_tenant_entitlement_assignments",
     method: ruckus_one_runtime::Method::Post,
     path: "/tenants/{tenantId}/entitlements/assignments/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::query_tenant_entitlement_assignments` (Query entitlement assignments of a tenant).
@@ -4224,7 +4316,7 @@ static QUERY_TENANT_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruc
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryTenantEntitlementAssignments<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryTenantEntitlementAssignments<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4239,8 +4331,8 @@ impl<'a> QueryTenantEntitlementAssignments<'a> {
         self.req.json(body);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -4292,18 +4384,18 @@ impl<'a> QueryTenantEntitlementAssignments<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_self_entitlement_assignment",
     method: ruckus_one_runtime::Method::Post,
     path: "/tenants/self/entitlements/assignments",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::create_self_entitlement_assignment` (Create entitlement assignment of the own tenant).
@@ -4313,7 +4405,7 @@ static CREATE_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::Operation = rucku
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSelfEntitlementAssignment<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateSelfEntitlementAssignment<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4362,18 +4454,18 @@ impl<'a> CreateSelfEntitlementAssignment<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_SELF_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_SELF_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_self_entitlement_assignments",
     method: ruckus_one_runtime::Method::Post,
     path: "/tenants/self/entitlements/assignments/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::query_self_entitlement_assignments` (Query entitlement assignments of the own tenant).
@@ -4383,7 +4475,7 @@ static QUERY_SELF_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = rucku
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySelfEntitlementAssignments<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QuerySelfEntitlementAssignments<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4398,8 +4490,8 @@ impl<'a> QuerySelfEntitlementAssignments<'a> {
         self.req.json(body);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -4451,18 +4543,18 @@ impl<'a> QuerySelfEntitlementAssignments<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_self_entitlement_assignment",
     method: ruckus_one_runtime::Method::Delete,
     path: "/tenants/self/entitlements/assignments/{id}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::delete_self_entitlement_assignment` (Delete entitlement assignment of the own tenant).
@@ -4471,7 +4563,7 @@ static DELETE_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::Operation = rucku
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSelfEntitlementAssignment<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteSelfEntitlementAssignment<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4514,18 +4606,18 @@ impl<'a> DeleteSelfEntitlementAssignment<'a> {
         self.req.send_json_with_response()
     }
 }
-static PATCH_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static PATCH_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_self_entitlement_assignment",
     method: ruckus_one_runtime::Method::Patch,
     path: "/tenants/self/entitlements/assignments/{id}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::patch_self_entitlement_assignment` (Update entitlement assignment of the own tenant (partial)).
@@ -4535,7 +4627,7 @@ static PATCH_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::Operation = ruckus
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchSelfEntitlementAssignment<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> PatchSelfEntitlementAssignment<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4584,18 +4676,18 @@ impl<'a> PatchSelfEntitlementAssignment<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_ENTITLEMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_ENTITLEMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_entitlements",
     method: ruckus_one_runtime::Method::Post,
     path: "/entitlements/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::query_entitlements` (Query entitlements).
@@ -4605,7 +4697,7 @@ static QUERY_ENTITLEMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryEntitlements<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryEntitlements<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4620,8 +4712,8 @@ impl<'a> QueryEntitlements<'a> {
         self.req.json(body);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -4673,22 +4765,22 @@ impl<'a> QueryEntitlements<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_ENTITLEMENT_UTILIZATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_ENTITLEMENT_UTILIZATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_entitlement_utilizations",
     method: ruckus_one_runtime::Method::Post,
     path: "/entitlements/utilizations/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Representations offered by `query_entitlement_utilizations`; the first is the default.
@@ -4705,7 +4797,7 @@ pub type QueryEntitlementUtilizationsVersion = super::versions::JsonOrV1_1;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryEntitlementUtilizations<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryEntitlementUtilizations<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4726,8 +4818,8 @@ impl<'a> QueryEntitlementUtilizations<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -4779,18 +4871,18 @@ impl<'a> QueryEntitlementUtilizations<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_MILEAGE_REPORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_MILEAGE_REPORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_mileage_reports",
     method: ruckus_one_runtime::Method::Post,
     path: "/entitlements/mileageReports/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::query_mileage_reports` (Query mileage reports).
@@ -4800,7 +4892,7 @@ static QUERY_MILEAGE_REPORTS: ruckus_one_runtime::Operation = ruckus_one_runtime
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryMileageReports<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryMileageReports<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4815,8 +4907,8 @@ impl<'a> QueryMileageReports<'a> {
         self.req.json(body);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -4868,18 +4960,18 @@ impl<'a> QueryMileageReports<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_COMPLIANCES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_COMPLIANCES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_compliances",
     method: ruckus_one_runtime::Method::Post,
     path: "/entitlements/compliances/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::query_compliances` (Query compliances).
@@ -4889,7 +4981,7 @@ static QUERY_COMPLIANCES: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryCompliances<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryCompliances<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4904,8 +4996,8 @@ impl<'a> QueryCompliances<'a> {
         self.req.json(body);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -4957,18 +5049,18 @@ impl<'a> QueryCompliances<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_BANNERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_BANNERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_banners",
     method: ruckus_one_runtime::Method::Post,
     path: "/entitlements/banners/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::query_banners` (Query banners).
@@ -4978,7 +5070,7 @@ static QUERY_BANNERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryBanners<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryBanners<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4993,8 +5085,8 @@ impl<'a> QueryBanners<'a> {
         self.req.json(body);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -5046,18 +5138,18 @@ impl<'a> QueryBanners<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_AVAILABILITY_REPORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_AVAILABILITY_REPORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_availability_reports",
     method: ruckus_one_runtime::Method::Post,
     path: "/entitlements/availabilityReports/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::query_availability_reports` (Query availability reports).
@@ -5067,7 +5159,7 @@ static QUERY_AVAILABILITY_REPORTS: ruckus_one_runtime::Operation = ruckus_one_ru
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryAvailabilityReports<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryAvailabilityReports<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5116,18 +5208,18 @@ impl<'a> QueryAvailabilityReports<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_AVAILABILITY_REPORTS_V2: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_AVAILABILITY_REPORTS_V2: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_availability_reports_v2",
     method: ruckus_one_runtime::Method::Post,
     path: "/entitlements/availabilityReports/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/vnd.ruckus.v2+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::query_availability_reports_v2` (Query availability reports (v2)).
@@ -5137,7 +5229,7 @@ static QUERY_AVAILABILITY_REPORTS_V2: ruckus_one_runtime::Operation = ruckus_one
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryAvailabilityReportsV2<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryAvailabilityReportsV2<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5152,8 +5244,8 @@ impl<'a> QueryAvailabilityReportsV2<'a> {
         self.req.json(body);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -5205,18 +5297,18 @@ impl<'a> QueryAvailabilityReportsV2<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_ATTENTION_NOTES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_ATTENTION_NOTES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_attention_notes",
     method: ruckus_one_runtime::Method::Post,
     path: "/entitlements/attentionNotes/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::query_attention_notes` (Query attention notes).
@@ -5226,7 +5318,7 @@ static QUERY_ATTENTION_NOTES: ruckus_one_runtime::Operation = ruckus_one_runtime
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryAttentionNotes<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryAttentionNotes<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5241,8 +5333,8 @@ impl<'a> QueryAttentionNotes<'a> {
         self.req.json(body);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -5294,18 +5386,18 @@ impl<'a> QueryAttentionNotes<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_ENTITLEMENT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_ENTITLEMENT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_entitlement_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/entitlements/settings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::get_entitlement_settings` (Get entitlement settings).
@@ -5314,7 +5406,7 @@ static GET_ENTITLEMENT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runt
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetEntitlementSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetEntitlementSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5357,18 +5449,18 @@ impl<'a> GetEntitlementSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static PATCH_ENTITLEMENT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static PATCH_ENTITLEMENT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_entitlement_settings",
     method: ruckus_one_runtime::Method::Patch,
     path: "/entitlements/settings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::patch_entitlement_settings` (Update entitlement settings (partial)).
@@ -5378,7 +5470,7 @@ static PATCH_ENTITLEMENT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_ru
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchEntitlementSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> PatchEntitlementSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5427,18 +5519,18 @@ impl<'a> PatchEntitlementSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_ENTITLEMENT_LICENSE_USAGE_REPORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_ENTITLEMENT_LICENSE_USAGE_REPORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_entitlement_license_usage_reports",
     method: ruckus_one_runtime::Method::Get,
     path: "/entitlements/licenseUsageReports",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::list_entitlement_license_usage_reports` (List license usage reports).
@@ -5447,7 +5539,7 @@ static LIST_ENTITLEMENT_LICENSE_USAGE_REPORTS: ruckus_one_runtime::Operation = r
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListEntitlementLicenseUsageReports<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListEntitlementLicenseUsageReports<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5490,18 +5582,18 @@ impl<'a> ListEntitlementLicenseUsageReports<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_BANNERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_BANNERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_banners",
     method: ruckus_one_runtime::Method::Get,
     path: "/banners",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::list_banners` (List banners).
@@ -5511,7 +5603,7 @@ static LIST_BANNERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListBanners<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListBanners<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5572,18 +5664,18 @@ impl<'a> ListBanners<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_entitlement_assignments",
     method: ruckus_one_runtime::Method::Get,
     path: "/assignments",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
 };
 /// Request builder for `EntitlementsClient::list_entitlement_assignments` (List assignments).
@@ -5592,7 +5684,7 @@ static LIST_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_one_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListEntitlementAssignments<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListEntitlementAssignments<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5635,18 +5727,18 @@ impl<'a> ListEntitlementAssignments<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_entitlement_assignment",
     method: ruckus_one_runtime::Method::Post,
     path: "/assignments",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
 };
 /// Request builder for `EntitlementsClient::create_entitlement_assignment` (Create assignment).
@@ -5655,7 +5747,7 @@ static CREATE_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::Operation = ruckus_one
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateEntitlementAssignment<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateEntitlementAssignment<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5698,18 +5790,18 @@ impl<'a> CreateEntitlementAssignment<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_entitlement_assignments",
     method: ruckus_one_runtime::Method::Delete,
     path: "/assignments",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
 };
 /// Request builder for `EntitlementsClient::delete_entitlement_assignments` (Delete assignments).
@@ -5718,7 +5810,7 @@ static DELETE_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_on
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteEntitlementAssignments<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteEntitlementAssignments<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5756,18 +5848,18 @@ impl<'a> DeleteEntitlementAssignments<'a> {
         self.req.send_empty_with_response()
     }
 }
-static PATCH_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static PATCH_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_entitlement_assignments",
     method: ruckus_one_runtime::Method::Patch,
     path: "/assignments",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
 };
 /// Request builder for `EntitlementsClient::patch_entitlement_assignments` (Update assignments (partial)).
@@ -5776,7 +5868,7 @@ static PATCH_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_one
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchEntitlementAssignments<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> PatchEntitlementAssignments<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5819,18 +5911,18 @@ impl<'a> PatchEntitlementAssignments<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_ENTITLEMENT_ASSIGNMENT_SUMMARIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_ENTITLEMENT_ASSIGNMENT_SUMMARIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_entitlement_assignment_summaries",
     method: ruckus_one_runtime::Method::Get,
     path: "/assignments/summaries",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
 };
 /// Request builder for `EntitlementsClient::list_entitlement_assignment_summaries` (List assignment summaries).
@@ -5839,7 +5931,7 @@ static LIST_ENTITLEMENT_ASSIGNMENT_SUMMARIES: ruckus_one_runtime::Operation = ru
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListEntitlementAssignmentSummaries<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListEntitlementAssignmentSummaries<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5882,18 +5974,18 @@ impl<'a> ListEntitlementAssignmentSummaries<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_ENTITLEMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_ENTITLEMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_entitlements",
     method: ruckus_one_runtime::Method::Get,
     path: "/entitlements",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::list_entitlements` (List entitlements).
@@ -5902,7 +5994,7 @@ static LIST_ENTITLEMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListEntitlements<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListEntitlements<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5945,18 +6037,18 @@ impl<'a> ListEntitlements<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_ENTITLEMENT_SUMMARIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_ENTITLEMENT_SUMMARIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_entitlement_summaries",
     method: ruckus_one_runtime::Method::Get,
     path: "/entitlements/summaries",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::list_entitlement_summaries` (List entitlement summaries).
@@ -5965,7 +6057,7 @@ static LIST_ENTITLEMENT_SUMMARIES: ruckus_one_runtime::Operation = ruckus_one_ru
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListEntitlementSummaries<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListEntitlementSummaries<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6035,18 +6127,18 @@ impl<'a> ListEntitlementSummaries<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static LIST_LICENSE_USAGE_REPORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_LICENSE_USAGE_REPORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_license_usage_reports",
     method: ruckus_one_runtime::Method::Get,
     path: "/licenseUsageReports",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
 };
 /// Request builder for `EntitlementsClient::list_license_usage_reports` (List license usage reports (older path)).
@@ -6055,7 +6147,7 @@ static LIST_LICENSE_USAGE_REPORTS: ruckus_one_runtime::Operation = ruckus_one_ru
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListLicenseUsageReports<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListLicenseUsageReports<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6098,18 +6190,18 @@ impl<'a> ListLicenseUsageReports<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_MSP_ENTITLEMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_MSP_ENTITLEMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_entitlements",
     method: ruckus_one_runtime::Method::Get,
     path: "/mspEntitlements",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
 };
 /// Request builder for `EntitlementsClient::list_msp_entitlements` (List MSP entitlements).
@@ -6118,7 +6210,7 @@ static LIST_MSP_ENTITLEMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMspEntitlements<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListMspEntitlements<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6161,18 +6253,18 @@ impl<'a> ListMspEntitlements<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_MSP_ENTITLEMENT_SUMMARIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_MSP_ENTITLEMENT_SUMMARIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_entitlement_summaries",
     method: ruckus_one_runtime::Method::Get,
     path: "/mspEntitlements/summaries",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
 };
 /// Request builder for `EntitlementsClient::list_msp_entitlement_summaries` (List MSP entitlement summaries).
@@ -6181,7 +6273,7 @@ static LIST_MSP_ENTITLEMENT_SUMMARIES: ruckus_one_runtime::Operation = ruckus_on
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMspEntitlementSummaries<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListMspEntitlementSummaries<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6224,18 +6316,18 @@ impl<'a> ListMspEntitlementSummaries<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_MSP_BANNERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_MSP_BANNERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_banners",
     method: ruckus_one_runtime::Method::Get,
     path: "/mspBanners",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
 };
 /// Request builder for `EntitlementsClient::list_msp_banners` (List MSP banners).
@@ -6244,7 +6336,7 @@ static LIST_MSP_BANNERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMspBanners<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListMspBanners<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).

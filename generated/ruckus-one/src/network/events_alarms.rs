@@ -31,7 +31,7 @@ pub struct AlarmData {
 }
 impl serde::Serialize for AlarmData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AlarmData, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &AlarmData, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("requestId", &v.request_id);
             w.optional("error", &v.error);
             w.optional("errors", &v.errors);
@@ -43,7 +43,7 @@ impl serde::Serialize for AlarmData {
             w.optional("mspEcAlarmCountList", &v.msp_ec_alarm_count_list);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -53,8 +53,8 @@ impl<'de> serde::Deserialize<'de> for AlarmData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AlarmData, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AlarmData, ruckus_one_runtime::internal::object::FieldError> {
             let value = AlarmData {
                 request_id: f.optional("requestId"),
                 error: f.optional("error"),
@@ -70,7 +70,7 @@ impl<'de> serde::Deserialize<'de> for AlarmData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AlarmData"))
     }
 }
@@ -173,7 +173,7 @@ pub struct EventData {
 }
 impl serde::Serialize for EventData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &EventData, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &EventData, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("requestId", &v.request_id);
             w.optional("error", &v.error);
             w.optional("errors", &v.errors);
@@ -185,7 +185,7 @@ impl serde::Serialize for EventData {
             w.optional("page", &v.page);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -195,8 +195,8 @@ impl<'de> serde::Deserialize<'de> for EventData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EventData, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<EventData, ruckus_one_runtime::internal::object::FieldError> {
             let value = EventData {
                 request_id: f.optional("requestId"),
                 error: f.optional("error"),
@@ -212,7 +212,7 @@ impl<'de> serde::Deserialize<'de> for EventData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EventData"))
     }
 }
@@ -309,12 +309,15 @@ pub struct EventMetasQuery {
 }
 impl serde::Serialize for EventMetasQuery {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &EventMetasQuery, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &EventMetasQuery,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("fields", &v.fields);
             w.optional("filters", &v.filters);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -324,8 +327,8 @@ impl<'de> serde::Deserialize<'de> for EventMetasQuery {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EventMetasQuery, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<EventMetasQuery, ruckus_one_runtime::internal::object::FieldError> {
             let value = EventMetasQuery {
                 fields: f.optional("fields"),
                 filters: f.optional("filters"),
@@ -334,7 +337,7 @@ impl<'de> serde::Deserialize<'de> for EventMetasQuery {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EventMetasQuery"))
     }
 }
@@ -389,7 +392,7 @@ impl serde::Serialize for EventsDynamicQueryPayload {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &EventsDynamicQueryPayload,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("tenantId", &v.tenant_id);
             w.optional("support", &v.support);
@@ -407,7 +410,7 @@ impl serde::Serialize for EventsDynamicQueryPayload {
             w.optional("termField", &v.term_field);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -417,8 +420,11 @@ impl<'de> serde::Deserialize<'de> for EventsDynamicQueryPayload {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EventsDynamicQueryPayload, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            EventsDynamicQueryPayload,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = EventsDynamicQueryPayload {
                 tenant_id: f.optional("tenantId"),
                 support: f.optional("support"),
@@ -439,7 +445,7 @@ impl<'de> serde::Deserialize<'de> for EventsDynamicQueryPayload {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EventsDynamicQueryPayload"))
     }
 }
@@ -563,14 +569,17 @@ pub struct EventsError {
 }
 impl serde::Serialize for EventsError {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &EventsError, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &EventsError,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("code", &v.code);
             w.optional("message", &v.message);
             w.optional("reason", &v.reason);
             w.optional("suggestion", &v.suggestion);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -580,8 +589,8 @@ impl<'de> serde::Deserialize<'de> for EventsError {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EventsError, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<EventsError, ruckus_one_runtime::internal::object::FieldError> {
             let value = EventsError {
                 code: f.optional("code"),
                 message: f.optional("message"),
@@ -592,7 +601,7 @@ impl<'de> serde::Deserialize<'de> for EventsError {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EventsError"))
     }
 }
@@ -645,12 +654,12 @@ pub struct LastLogin {
 }
 impl serde::Serialize for LastLogin {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &LastLogin, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &LastLogin, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("email", &v.email);
             w.optional("lastLoginDate", &v.last_login_date);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -660,8 +669,8 @@ impl<'de> serde::Deserialize<'de> for LastLogin {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<LastLogin, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<LastLogin, ruckus_one_runtime::internal::object::FieldError> {
             let value = LastLogin {
                 email: f.optional("email"),
                 last_login_date: f.optional("lastLoginDate"),
@@ -670,7 +679,7 @@ impl<'de> serde::Deserialize<'de> for LastLogin {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("LastLogin"))
     }
 }
@@ -715,7 +724,10 @@ pub struct LastLoginResponse {
 }
 impl serde::Serialize for LastLoginResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &LastLoginResponse, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &LastLoginResponse,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("requestId", &v.request_id);
             w.optional("error", &v.error);
             w.optional("errors", &v.errors);
@@ -723,7 +735,7 @@ impl serde::Serialize for LastLoginResponse {
             w.optional("lastLoginList", &v.last_login_list);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -733,8 +745,11 @@ impl<'de> serde::Deserialize<'de> for LastLoginResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<LastLoginResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            LastLoginResponse,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = LastLoginResponse {
                 request_id: f.optional("requestId"),
                 error: f.optional("error"),
@@ -746,7 +761,7 @@ impl<'de> serde::Deserialize<'de> for LastLoginResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("LastLoginResponse"))
     }
 }
@@ -805,12 +820,15 @@ pub struct MspEcAlarmCount {
 }
 impl serde::Serialize for MspEcAlarmCount {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &MspEcAlarmCount, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &MspEcAlarmCount,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("tenantId", &v.tenant_id);
             w.optional("alarmCount", &v.alarm_count);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -820,8 +838,8 @@ impl<'de> serde::Deserialize<'de> for MspEcAlarmCount {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MspEcAlarmCount, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<MspEcAlarmCount, ruckus_one_runtime::internal::object::FieldError> {
             let value = MspEcAlarmCount {
                 tenant_id: f.optional("tenantId"),
                 alarm_count: f.optional("alarmCount"),
@@ -830,7 +848,7 @@ impl<'de> serde::Deserialize<'de> for MspEcAlarmCount {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MspEcAlarmCount"))
     }
 }
@@ -893,7 +911,7 @@ impl<'a> EventsAlarmsClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryHistoricalClients<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_HISTORICAL_CLIENTS,
             &[],
@@ -915,7 +933,11 @@ impl<'a> EventsAlarmsClient<'a> {
     #[doc(alias = "POST /events/query")]
     #[inline]
     pub fn query_events(&self, body: &super::common::QueryRequest) -> QueryEvents<'a> {
-        let mut req = ruckus_one_runtime::Request::new(self.client, &QUERY_EVENTS, &[]);
+        let mut req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &QUERY_EVENTS,
+            &[],
+        );
         req.json(body);
         QueryEvents { req }
     }
@@ -935,7 +957,7 @@ impl<'a> EventsAlarmsClient<'a> {
     #[doc(alias = "POST /events/metas/query")]
     #[inline]
     pub fn query_event_metas(&self, body: &EventMetasQuery) -> QueryEventMetas<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_EVENT_METAS,
             &[],
@@ -956,7 +978,7 @@ impl<'a> EventsAlarmsClient<'a> {
     #[doc(alias = "POST /events/details/query")]
     #[inline]
     pub fn query_event_details(&self, body: &EventMetasQuery) -> QueryEventDetails<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_EVENT_DETAILS,
             &[],
@@ -984,7 +1006,7 @@ impl<'a> EventsAlarmsClient<'a> {
         &self,
         body: &EventsDynamicQueryPayload,
     ) -> ExportEventsCsv<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &EXPORT_EVENTS_CSV,
             &[],
@@ -1008,7 +1030,7 @@ impl<'a> EventsAlarmsClient<'a> {
         &self,
         admin_group_id: &str,
     ) -> ListAdminGroupLatestLogins<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_ADMIN_GROUP_LATEST_LOGINS,
             &[admin_group_id],
@@ -1032,7 +1054,11 @@ impl<'a> EventsAlarmsClient<'a> {
     #[doc(alias = "POST /alarms/query")]
     #[inline]
     pub fn query_alarms(&self, body: &super::common::QueryRequest) -> QueryAlarms<'a> {
-        let mut req = ruckus_one_runtime::Request::new(self.client, &QUERY_ALARMS, &[]);
+        let mut req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &QUERY_ALARMS,
+            &[],
+        );
         req.json(body);
         QueryAlarms { req }
     }
@@ -1052,7 +1078,7 @@ impl<'a> EventsAlarmsClient<'a> {
     #[doc(alias = "POST /alarms/metas/query")]
     #[inline]
     pub fn query_alarm_metas(&self, body: &EventMetasQuery) -> QueryAlarmMetas<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_ALARM_METAS,
             &[],
@@ -1074,7 +1100,7 @@ impl<'a> EventsAlarmsClient<'a> {
     #[doc(alias = "PATCH /alarms/{alarmId}")]
     #[inline]
     pub fn patch_alarm(&self, alarm_id: &str) -> PatchAlarm<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_ALARM,
             &[alarm_id],
@@ -1082,22 +1108,22 @@ impl<'a> EventsAlarmsClient<'a> {
         PatchAlarm { req }
     }
 }
-static QUERY_HISTORICAL_CLIENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_HISTORICAL_CLIENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_historical_clients",
     method: ruckus_one_runtime::Method::Post,
     path: "/historicalClients/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EVENTS_ALARMS,
 };
 /// Representations offered by `query_historical_clients`; the first is the default.
@@ -1113,7 +1139,7 @@ pub type QueryHistoricalClientsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryHistoricalClients<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryHistoricalClients<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1128,8 +1154,8 @@ impl<'a> QueryHistoricalClients<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -1186,22 +1212,22 @@ impl<'a> QueryHistoricalClients<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_EVENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_EVENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_events",
     method: ruckus_one_runtime::Method::Post,
     path: "/events/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EVENTS_ALARMS,
 };
 /// Representations offered by `query_events`; the first is the default.
@@ -1217,7 +1243,7 @@ pub type QueryEventsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryEvents<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryEvents<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1232,8 +1258,8 @@ impl<'a> QueryEvents<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -1290,22 +1316,22 @@ impl<'a> QueryEvents<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_EVENT_METAS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_EVENT_METAS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_event_metas",
     method: ruckus_one_runtime::Method::Post,
     path: "/events/metas/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EVENTS_ALARMS,
 };
 /// Representations offered by `query_event_metas`; the first is the default.
@@ -1321,7 +1347,7 @@ pub type QueryEventMetasVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryEventMetas<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryEventMetas<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1370,22 +1396,22 @@ impl<'a> QueryEventMetas<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_EVENT_DETAILS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_EVENT_DETAILS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_event_details",
     method: ruckus_one_runtime::Method::Post,
     path: "/events/details/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EVENTS_ALARMS,
 };
 /// Representations offered by `query_event_details`; the first is the default.
@@ -1401,7 +1427,7 @@ pub type QueryEventDetailsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryEventDetails<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryEventDetails<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1450,22 +1476,22 @@ impl<'a> QueryEventDetails<'a> {
         self.req.send_json_with_response()
     }
 }
-static EXPORT_EVENTS_CSV: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static EXPORT_EVENTS_CSV: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "export_events_csv",
     method: ruckus_one_runtime::Method::Post,
     path: "/events/csvFiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "*/*",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "*/*",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EVENTS_ALARMS,
 };
 /// Representations offered by `export_events_csv`; the first is the default.
@@ -1481,7 +1507,7 @@ pub type ExportEventsCsvVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ExportEventsCsv<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ExportEventsCsv<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1525,22 +1551,22 @@ impl<'a> ExportEventsCsv<'a> {
         self.req.send_text_with_response()
     }
 }
-static LIST_ADMIN_GROUP_LATEST_LOGINS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_ADMIN_GROUP_LATEST_LOGINS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_admin_group_latest_logins",
     method: ruckus_one_runtime::Method::Get,
     path: "/events/adminGroups/{adminGroupId}/latestLogins",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EVENTS_ALARMS,
 };
 /// Representations offered by `list_admin_group_latest_logins`; the first is the default.
@@ -1556,7 +1582,7 @@ pub type ListAdminGroupLatestLoginsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListAdminGroupLatestLogins<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListAdminGroupLatestLogins<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1605,22 +1631,22 @@ impl<'a> ListAdminGroupLatestLogins<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_ALARMS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_ALARMS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_alarms",
     method: ruckus_one_runtime::Method::Post,
     path: "/alarms/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EVENTS_ALARMS,
 };
 /// Representations offered by `query_alarms`; the first is the default.
@@ -1636,7 +1662,7 @@ pub type QueryAlarmsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryAlarms<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryAlarms<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1651,8 +1677,8 @@ impl<'a> QueryAlarms<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -1709,22 +1735,22 @@ impl<'a> QueryAlarms<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_ALARM_METAS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_ALARM_METAS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_alarm_metas",
     method: ruckus_one_runtime::Method::Post,
     path: "/alarms/metas/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EVENTS_ALARMS,
 };
 /// Representations offered by `query_alarm_metas`; the first is the default.
@@ -1740,7 +1766,7 @@ pub type QueryAlarmMetasVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryAlarmMetas<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryAlarmMetas<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1789,22 +1815,22 @@ impl<'a> QueryAlarmMetas<'a> {
         self.req.send_json_with_response()
     }
 }
-static PATCH_ALARM: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static PATCH_ALARM: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_alarm",
     method: ruckus_one_runtime::Method::Patch,
     path: "/alarms/{alarmId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EVENTS_ALARMS,
 };
 /// Representations offered by `patch_alarm`; the first is the default.
@@ -1821,7 +1847,7 @@ pub type PatchAlarmVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchAlarm<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> PatchAlarm<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).

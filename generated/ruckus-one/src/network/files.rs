@@ -43,7 +43,7 @@ impl<'a> FilesClient<'a> {
         &self,
         body: &super::common::UploadUrlRequest,
     ) -> GetUploadUrl<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_UPLOAD_URL,
             &[],
@@ -65,7 +65,7 @@ impl<'a> FilesClient<'a> {
     #[doc(alias = "getDownloadUrl")]
     #[inline]
     pub fn get_download_url(&self, file_id: &str) -> GetDownloadUrl<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_DOWNLOAD_URL,
             &[file_id],
@@ -86,7 +86,7 @@ impl<'a> FilesClient<'a> {
     #[doc(alias = "getFileDownloadUrl")]
     #[inline]
     pub fn get_file_download_url(&self, file_id: &str) -> GetFileDownloadUrl<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_FILE_DOWNLOAD_URL,
             &[file_id],
@@ -94,18 +94,18 @@ impl<'a> FilesClient<'a> {
         GetFileDownloadUrl { req }
     }
 }
-static GET_UPLOAD_URL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_UPLOAD_URL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_upload_url",
     method: ruckus_one_runtime::Method::Post,
     path: "/files/uploadurls",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_FILE,
 };
 /// Request builder for `FilesClient::get_upload_url` (Get upload url).
@@ -114,7 +114,7 @@ static GET_UPLOAD_URL: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetUploadUrl<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetUploadUrl<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -157,18 +157,18 @@ impl<'a> GetUploadUrl<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_DOWNLOAD_URL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_DOWNLOAD_URL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_download_url",
     method: ruckus_one_runtime::Method::Get,
     path: "/files/{fileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_FILE,
 };
 /// Request builder for `FilesClient::get_download_url` (Get download url).
@@ -177,7 +177,7 @@ static GET_DOWNLOAD_URL: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetDownloadUrl<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetDownloadUrl<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -215,18 +215,18 @@ impl<'a> GetDownloadUrl<'a> {
         self.req.send_empty_with_response()
     }
 }
-static GET_FILE_DOWNLOAD_URL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_FILE_DOWNLOAD_URL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_file_download_url",
     method: ruckus_one_runtime::Method::Get,
     path: "/files/{fileId}/urls",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_FILE,
 };
 /// Request builder for `FilesClient::get_file_download_url` (Get file download url).
@@ -235,7 +235,7 @@ static GET_FILE_DOWNLOAD_URL: ruckus_one_runtime::Operation = ruckus_one_runtime
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetFileDownloadUrl<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetFileDownloadUrl<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).

@@ -27,14 +27,17 @@ pub struct ClientApInformation {
 }
 impl serde::Serialize for ClientApInformation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ClientApInformation, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ClientApInformation,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("bssid", &v.bssid);
             w.optional("macAddress", &v.mac_address);
             w.optional("name", &v.name);
             w.optional("serialNumber", &v.serial_number);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -44,8 +47,11 @@ impl<'de> serde::Deserialize<'de> for ClientApInformation {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ClientApInformation, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ClientApInformation,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ClientApInformation {
                 bssid: f.optional("bssid"),
                 mac_address: f.optional("macAddress"),
@@ -56,7 +62,7 @@ impl<'de> serde::Deserialize<'de> for ClientApInformation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ClientApInformation"))
     }
 }
@@ -119,7 +125,7 @@ impl serde::Serialize for ClientNetworkInformation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ClientNetworkInformation,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("encryptionMethod", &v.encryption_method);
             w.optional("id", &v.id);
@@ -128,7 +134,7 @@ impl serde::Serialize for ClientNetworkInformation {
             w.optional("vlan", &v.vlan);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -138,8 +144,11 @@ impl<'de> serde::Deserialize<'de> for ClientNetworkInformation {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ClientNetworkInformation, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ClientNetworkInformation,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ClientNetworkInformation {
                 encryption_method: f.optional("encryptionMethod"),
                 id: f.optional("id"),
@@ -151,7 +160,7 @@ impl<'de> serde::Deserialize<'de> for ClientNetworkInformation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ClientNetworkInformation"))
     }
 }
@@ -214,13 +223,16 @@ pub struct ClientSignalStatus {
 }
 impl serde::Serialize for ClientSignalStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ClientSignalStatus, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ClientSignalStatus,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("health", &v.health);
             w.optional("rssi", &v.rssi);
             w.optional("snr", &v.snr);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -230,8 +242,11 @@ impl<'de> serde::Deserialize<'de> for ClientSignalStatus {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ClientSignalStatus, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ClientSignalStatus,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ClientSignalStatus {
                 health: f.optional("health"),
                 rssi: f.optional("rssi"),
@@ -241,7 +256,7 @@ impl<'de> serde::Deserialize<'de> for ClientSignalStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ClientSignalStatus"))
     }
 }
@@ -298,7 +313,10 @@ pub struct ClientTrafficStatus {
 }
 impl serde::Serialize for ClientTrafficStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ClientTrafficStatus, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ClientTrafficStatus,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("framesDropped", &v.frames_dropped);
             w.optional("packetsFromClient", &v.packets_from_client);
             w.optional("packetsToClient", &v.packets_to_client);
@@ -307,7 +325,7 @@ impl serde::Serialize for ClientTrafficStatus {
             w.optional("trafficToClient", &v.traffic_to_client);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -317,8 +335,11 @@ impl<'de> serde::Deserialize<'de> for ClientTrafficStatus {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ClientTrafficStatus, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ClientTrafficStatus,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ClientTrafficStatus {
                 frames_dropped: f.optional("framesDropped"),
                 packets_from_client: f.optional("packetsFromClient"),
@@ -331,7 +352,7 @@ impl<'de> serde::Deserialize<'de> for ClientTrafficStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ClientTrafficStatus"))
     }
 }
@@ -449,7 +470,7 @@ pub struct ClientV1 {
 }
 impl serde::Serialize for ClientV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ClientV1, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &ClientV1, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("clientMac", &v.client_mac);
             w.optional("connectSince", &v.connect_since);
             w.optional("serialNumber", &v.serial_number);
@@ -491,7 +512,7 @@ impl serde::Serialize for ClientV1 {
             w.optional("venueInformation", &v.venue_information);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -501,8 +522,8 @@ impl<'de> serde::Deserialize<'de> for ClientV1 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ClientV1, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ClientV1, ruckus_one_runtime::internal::object::FieldError> {
             let value = ClientV1 {
                 client_mac: f.optional("clientMac"),
                 connect_since: f.optional("connectSince"),
@@ -548,7 +569,7 @@ impl<'de> serde::Deserialize<'de> for ClientV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ClientV1"))
     }
 }
@@ -851,7 +872,7 @@ impl std::fmt::Debug for CreateWifiNetworkGuestUserResponse {
                 f.debug_tuple("OperationResponseGuestUser").field(v).finish()
             }
             Self::Unknown(v) => {
-                ruckus_one_runtime::union::debug_unknown(f, v, &["password"])
+                ruckus_one_runtime::internal::union::debug_unknown(f, v, &["password"])
             }
         }
     }
@@ -873,19 +894,23 @@ impl<'de> serde::Deserialize<'de> for CreateWifiNetworkGuestUserResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = ruckus_one_runtime::union::read(deserializer)?;
-        for i in ruckus_one_runtime::union::by_fit(
+        let value = ruckus_one_runtime::internal::union::read(deserializer)?;
+        for i in ruckus_one_runtime::internal::union::by_fit(
             &value,
             &[&["requestId", "response"], &["requestId", "response"]],
         ) {
             match i {
                 0 => {
-                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                    if let Some(v) = ruckus_one_runtime::internal::union::try_decode(
+                        &value,
+                    ) {
                         return Ok(Self::OperationResponseListGuestUserImportResponse(v));
                     }
                 }
                 1 => {
-                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                    if let Some(v) = ruckus_one_runtime::internal::union::try_decode(
+                        &value,
+                    ) {
                         return Ok(Self::OperationResponseGuestUser(v));
                     }
                 }
@@ -955,7 +980,7 @@ pub struct Guest {
 }
 impl serde::Serialize for Guest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Guest, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Guest, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("name", &v.name);
             w.optional("id", &v.id);
             w.optional("creationDate", &v.creation_date);
@@ -988,7 +1013,7 @@ impl serde::Serialize for Guest {
             w.optional("wifiNetworkId", &v.wifi_network_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -998,8 +1023,8 @@ impl<'de> serde::Deserialize<'de> for Guest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Guest, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Guest, ruckus_one_runtime::internal::object::FieldError> {
             let value = Guest {
                 name: f.optional("name"),
                 id: f.optional("id"),
@@ -1036,7 +1061,7 @@ impl<'de> serde::Deserialize<'de> for Guest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Guest"))
     }
 }
@@ -1412,7 +1437,7 @@ pub struct GuestUser {
 }
 impl serde::Serialize for GuestUser {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &GuestUser, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &GuestUser, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("guestUserType", &v.guest_user_type);
             w.optional("id", &v.id);
             w.optional("createdDate", &v.created_date);
@@ -1434,7 +1459,7 @@ impl serde::Serialize for GuestUser {
             w.optional("wifiNetworkId", &v.wifi_network_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1444,8 +1469,8 @@ impl<'de> serde::Deserialize<'de> for GuestUser {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<GuestUser, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<GuestUser, ruckus_one_runtime::internal::object::FieldError> {
             let value = GuestUser {
                 guest_user_type: f.optional("guestUserType"),
                 id: f.optional("id"),
@@ -1471,7 +1496,7 @@ impl<'de> serde::Deserialize<'de> for GuestUser {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("GuestUser"))
     }
 }
@@ -1621,12 +1646,15 @@ pub struct GuestUserAction {
 }
 impl serde::Serialize for GuestUserAction {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &GuestUserAction, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &GuestUserAction,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("action", &v.action);
             w.optional("password", &v.password);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1636,8 +1664,8 @@ impl<'de> serde::Deserialize<'de> for GuestUserAction {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<GuestUserAction, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<GuestUserAction, ruckus_one_runtime::internal::object::FieldError> {
             let value = GuestUserAction {
                 action: f.required("action")?,
                 password: f.optional("password"),
@@ -1646,7 +1674,7 @@ impl<'de> serde::Deserialize<'de> for GuestUserAction {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("GuestUserAction"))
     }
 }
@@ -1801,13 +1829,16 @@ pub struct GuestUserExpiration {
 }
 impl serde::Serialize for GuestUserExpiration {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &GuestUserExpiration, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &GuestUserExpiration,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("activationType", &v.activation_type);
             w.optional("duration", &v.duration);
             w.optional("unit", &v.unit);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1817,8 +1848,11 @@ impl<'de> serde::Deserialize<'de> for GuestUserExpiration {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<GuestUserExpiration, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            GuestUserExpiration,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = GuestUserExpiration {
                 activation_type: f.required("activationType")?,
                 duration: f.optional("duration"),
@@ -1828,7 +1862,7 @@ impl<'de> serde::Deserialize<'de> for GuestUserExpiration {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("GuestUserExpiration"))
     }
 }
@@ -2069,12 +2103,15 @@ pub struct GuestUserImport {
 }
 impl serde::Serialize for GuestUserImport {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &GuestUserImport, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &GuestUserImport,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("downloadUrl", &v.download_url);
             w.optional("data", &v.data);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2084,8 +2121,8 @@ impl<'de> serde::Deserialize<'de> for GuestUserImport {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<GuestUserImport, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<GuestUserImport, ruckus_one_runtime::internal::object::FieldError> {
             let value = GuestUserImport {
                 download_url: f.optional("downloadUrl"),
                 data: f.optional("data"),
@@ -2094,7 +2131,7 @@ impl<'de> serde::Deserialize<'de> for GuestUserImport {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("GuestUserImport"))
     }
 }
@@ -2147,7 +2184,10 @@ pub struct GuestUserQueryData {
 }
 impl serde::Serialize for GuestUserQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &GuestUserQueryData, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &GuestUserQueryData,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("name", &v.name);
             w.optional("id", &v.id);
             w.optional("creationDate", &v.creation_date);
@@ -2163,7 +2203,7 @@ impl serde::Serialize for GuestUserQueryData {
             w.optional("devicesMac", &v.devices_mac);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2173,8 +2213,11 @@ impl<'de> serde::Deserialize<'de> for GuestUserQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<GuestUserQueryData, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            GuestUserQueryData,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = GuestUserQueryData {
                 name: f.optional("name"),
                 id: f.optional("id"),
@@ -2194,7 +2237,7 @@ impl<'de> serde::Deserialize<'de> for GuestUserQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("GuestUserQueryData"))
     }
 }
@@ -2359,14 +2402,17 @@ pub struct GuestUserUpdate {
 }
 impl serde::Serialize for GuestUserUpdate {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &GuestUserUpdate, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &GuestUserUpdate,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("disabled", &v.disabled);
             w.optional("action", &v.action);
             w.optional("password", &v.password);
             w.optional("deliveryMethods", &v.delivery_methods);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2376,8 +2422,8 @@ impl<'de> serde::Deserialize<'de> for GuestUserUpdate {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<GuestUserUpdate, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<GuestUserUpdate, ruckus_one_runtime::internal::object::FieldError> {
             let value = GuestUserUpdate {
                 disabled: f.optional("disabled"),
                 action: f.optional("action"),
@@ -2388,7 +2434,7 @@ impl<'de> serde::Deserialize<'de> for GuestUserUpdate {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("GuestUserUpdate"))
     }
 }
@@ -2522,7 +2568,10 @@ pub struct GuestUserWithoutId {
 }
 impl serde::Serialize for GuestUserWithoutId {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &GuestUserWithoutId, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &GuestUserWithoutId,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("createdDate", &v.created_date);
             w.optional("lastModified", &v.last_modified);
             w.field("name", &v.name);
@@ -2543,7 +2592,7 @@ impl serde::Serialize for GuestUserWithoutId {
             w.optional("networkId", &v.network_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2553,8 +2602,11 @@ impl<'de> serde::Deserialize<'de> for GuestUserWithoutId {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<GuestUserWithoutId, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            GuestUserWithoutId,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = GuestUserWithoutId {
                 created_date: f.optional("createdDate"),
                 last_modified: f.optional("lastModified"),
@@ -2579,7 +2631,7 @@ impl<'de> serde::Deserialize<'de> for GuestUserWithoutId {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("GuestUserWithoutId"))
     }
 }
@@ -2757,13 +2809,13 @@ impl serde::Serialize for OperationResponseGuestUser {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &OperationResponseGuestUser,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2773,8 +2825,11 @@ impl<'de> serde::Deserialize<'de> for OperationResponseGuestUser {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<OperationResponseGuestUser, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            OperationResponseGuestUser,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = OperationResponseGuestUser {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
@@ -2783,7 +2838,7 @@ impl<'de> serde::Deserialize<'de> for OperationResponseGuestUser {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("OperationResponseGuestUser"))
     }
 }
@@ -2826,13 +2881,13 @@ impl serde::Serialize for OperationResponseGuestUserWithoutId {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &OperationResponseGuestUserWithoutId,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2842,10 +2897,10 @@ impl<'de> serde::Deserialize<'de> for OperationResponseGuestUserWithoutId {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             OperationResponseGuestUserWithoutId,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = OperationResponseGuestUserWithoutId {
                 request_id: f.optional("requestId"),
@@ -2855,7 +2910,7 @@ impl<'de> serde::Deserialize<'de> for OperationResponseGuestUserWithoutId {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("OperationResponseGuestUserWithoutId"))
     }
 }
@@ -2898,13 +2953,13 @@ impl serde::Serialize for OperationResponseListGuestUserImportResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &OperationResponseListGuestUserImportResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2914,10 +2969,10 @@ impl<'de> serde::Deserialize<'de> for OperationResponseListGuestUserImportRespon
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             OperationResponseListGuestUserImportResponse,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = OperationResponseListGuestUserImportResponse {
                 request_id: f.optional("requestId"),
@@ -2927,7 +2982,7 @@ impl<'de> serde::Deserialize<'de> for OperationResponseListGuestUserImportRespon
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| e.into_error("OperationResponseListGuestUserImportResponse"))
     }
@@ -2975,7 +3030,10 @@ pub struct QueryResponseGuest {
 }
 impl serde::Serialize for QueryResponseGuest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &QueryResponseGuest, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &QueryResponseGuest,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
@@ -2985,7 +3043,7 @@ impl serde::Serialize for QueryResponseGuest {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2995,8 +3053,11 @@ impl<'de> serde::Deserialize<'de> for QueryResponseGuest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<QueryResponseGuest, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            QueryResponseGuest,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = QueryResponseGuest {
                 fields: f.optional("fields"),
                 total_count: f.optional("totalCount"),
@@ -3010,7 +3071,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseGuest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("QueryResponseGuest"))
     }
 }
@@ -3092,7 +3153,7 @@ impl serde::Serialize for QueryResponseGuestUserQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &QueryResponseGuestUserQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -3103,7 +3164,7 @@ impl serde::Serialize for QueryResponseGuestUserQueryData {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3113,10 +3174,10 @@ impl<'de> serde::Deserialize<'de> for QueryResponseGuestUserQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             QueryResponseGuestUserQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseGuestUserQueryData {
                 fields: f.optional("fields"),
@@ -3131,7 +3192,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseGuestUserQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("QueryResponseGuestUserQueryData"))
     }
 }
@@ -3235,7 +3296,7 @@ impl<'a> GuestUsersClient<'a> {
         network_id: &str,
         body: ruckus_one_runtime::Multipart,
     ) -> ImportNetworkGuestUsers<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &IMPORT_NETWORK_GUEST_USERS,
             &[network_id],
@@ -3260,7 +3321,7 @@ impl<'a> GuestUsersClient<'a> {
     )]
     #[inline]
     pub fn list_guest_users_legacy(&self) -> ListGuestUsersLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_GUEST_USERS_LEGACY,
             &[],
@@ -3285,7 +3346,7 @@ impl<'a> GuestUsersClient<'a> {
     )]
     #[inline]
     pub fn create_guest_user_legacy(&self) -> CreateGuestUserLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_GUEST_USER_LEGACY,
             &[],
@@ -3309,7 +3370,7 @@ impl<'a> GuestUsersClient<'a> {
     )]
     #[inline]
     pub fn delete_guest_users_legacy(&self) -> DeleteGuestUsersLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_GUEST_USERS_LEGACY,
             &[],
@@ -3334,7 +3395,7 @@ impl<'a> GuestUsersClient<'a> {
     )]
     #[inline]
     pub fn get_guest_user_legacy(&self, guest_user_id: &str) -> GetGuestUserLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_GUEST_USER_LEGACY,
             &[guest_user_id],
@@ -3363,7 +3424,7 @@ impl<'a> GuestUsersClient<'a> {
         &self,
         guest_user_id: &str,
     ) -> PatchGuestUserLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_GUEST_USER_LEGACY,
             &[guest_user_id],
@@ -3391,7 +3452,7 @@ impl<'a> GuestUsersClient<'a> {
         &self,
         guest_user_id: &str,
     ) -> DeleteGuestUserLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_GUEST_USER_LEGACY,
             &[guest_user_id],
@@ -3426,7 +3487,7 @@ impl<'a> GuestUsersClient<'a> {
         max_devices: i64,
         body: &GuestUser,
     ) -> CreateWifiNetworkGuestUser<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_WIFI_NETWORK_GUEST_USER,
             &[wifi_network_id],
@@ -3454,7 +3515,7 @@ impl<'a> GuestUsersClient<'a> {
         wifi_network_id: &str,
         body: &GuestUserAction,
     ) -> PatchWifiNetworkGuestUsers<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_WIFI_NETWORK_GUEST_USERS,
             &[wifi_network_id],
@@ -3478,7 +3539,7 @@ impl<'a> GuestUsersClient<'a> {
         wifi_network_id: &str,
         guest_user_id: &str,
     ) -> GetWifiNetworkGuestUser<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_WIFI_NETWORK_GUEST_USER,
             &[wifi_network_id, guest_user_id],
@@ -3506,7 +3567,7 @@ impl<'a> GuestUsersClient<'a> {
         guest_user_id: &str,
         body: &GuestUserUpdate,
     ) -> PatchWifiNetworkGuestUser<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_WIFI_NETWORK_GUEST_USER,
             &[wifi_network_id, guest_user_id],
@@ -3530,7 +3591,7 @@ impl<'a> GuestUsersClient<'a> {
         wifi_network_id: &str,
         guest_user_id: &str,
     ) -> DeleteWifiNetworkGuestUser<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_WIFI_NETWORK_GUEST_USER,
             &[wifi_network_id, guest_user_id],
@@ -3559,7 +3620,7 @@ impl<'a> GuestUsersClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryGuestUsers<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_GUEST_USERS,
             &[],
@@ -3589,7 +3650,7 @@ impl<'a> GuestUsersClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryGuestUsersV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_GUEST_USERS_V1,
             &[],
@@ -3613,7 +3674,7 @@ impl<'a> GuestUsersClient<'a> {
     #[doc(alias = "POST /guestUsers/query/csvFiles")]
     #[inline]
     pub fn export_guest_users_csv(&self) -> ExportGuestUsersCsv<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &EXPORT_GUEST_USERS_CSV,
             &[],
@@ -3621,18 +3682,18 @@ impl<'a> GuestUsersClient<'a> {
         ExportGuestUsersCsv { req }
     }
 }
-static IMPORT_NETWORK_GUEST_USERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static IMPORT_NETWORK_GUEST_USERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "import_network_guest_users",
     method: ruckus_one_runtime::Method::Post,
     path: "/networks/{networkId}/guestUsers",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("multipart/form-data"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Request builder for `GuestUsersClient::import_network_guest_users` (Import guest users).
@@ -3641,7 +3702,7 @@ static IMPORT_NETWORK_GUEST_USERS: ruckus_one_runtime::Operation = ruckus_one_ru
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ImportNetworkGuestUsers<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ImportNetworkGuestUsers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3684,18 +3745,18 @@ impl<'a> ImportNetworkGuestUsers<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_GUEST_USERS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_GUEST_USERS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_guest_users_legacy",
     method: ruckus_one_runtime::Method::Get,
     path: "/guestUsers",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Request builder for `GuestUsersClient::list_guest_users_legacy` (List guest users).
@@ -3704,7 +3765,7 @@ static LIST_GUEST_USERS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runti
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListGuestUsersLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListGuestUsersLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3747,18 +3808,18 @@ impl<'a> ListGuestUsersLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_GUEST_USER_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_GUEST_USER_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_guest_user_legacy",
     method: ruckus_one_runtime::Method::Post,
     path: "/guestUsers",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Request builder for `GuestUsersClient::create_guest_user_legacy` (Create guest users).
@@ -3768,7 +3829,7 @@ static CREATE_GUEST_USER_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runt
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateGuestUserLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateGuestUserLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3817,18 +3878,18 @@ impl<'a> CreateGuestUserLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_GUEST_USERS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_GUEST_USERS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_guest_users_legacy",
     method: ruckus_one_runtime::Method::Delete,
     path: "/guestUsers",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Request builder for `GuestUsersClient::delete_guest_users_legacy` (Delete guest users).
@@ -3837,7 +3898,7 @@ static DELETE_GUEST_USERS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_run
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteGuestUsersLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteGuestUsersLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3880,18 +3941,18 @@ impl<'a> DeleteGuestUsersLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_GUEST_USER_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_GUEST_USER_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_guest_user_legacy",
     method: ruckus_one_runtime::Method::Get,
     path: "/guestUsers/{guestUserId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Request builder for `GuestUsersClient::get_guest_user_legacy` (Get guest user).
@@ -3900,7 +3961,7 @@ static GET_GUEST_USER_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetGuestUserLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetGuestUserLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3943,18 +4004,18 @@ impl<'a> GetGuestUserLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static PATCH_GUEST_USER_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static PATCH_GUEST_USER_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_guest_user_legacy",
     method: ruckus_one_runtime::Method::Patch,
     path: "/guestUsers/{guestUserId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Request builder for `GuestUsersClient::patch_guest_user_legacy` (Patch guest user).
@@ -3964,7 +4025,7 @@ static PATCH_GUEST_USER_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runti
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchGuestUserLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> PatchGuestUserLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4013,18 +4074,18 @@ impl<'a> PatchGuestUserLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_GUEST_USER_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_GUEST_USER_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_guest_user_legacy",
     method: ruckus_one_runtime::Method::Delete,
     path: "/guestUsers/{guestUserId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Request builder for `GuestUsersClient::delete_guest_user_legacy` (Delete guest user).
@@ -4033,7 +4094,7 @@ static DELETE_GUEST_USER_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runt
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteGuestUserLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteGuestUserLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4076,22 +4137,22 @@ impl<'a> DeleteGuestUserLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_wifi_network_guest_user",
     method: ruckus_one_runtime::Method::Post,
     path: "/wifiNetworks/{wifiNetworkId}/guestUsers",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `create_wifi_network_guest_user`; the first is the default.
@@ -4108,7 +4169,7 @@ pub type CreateWifiNetworkGuestUserVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateWifiNetworkGuestUser<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateWifiNetworkGuestUser<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4166,22 +4227,22 @@ impl<'a> CreateWifiNetworkGuestUser<'a> {
         self.req.send_json_with_response()
     }
 }
-static PATCH_WIFI_NETWORK_GUEST_USERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static PATCH_WIFI_NETWORK_GUEST_USERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_wifi_network_guest_users",
     method: ruckus_one_runtime::Method::Patch,
     path: "/wifiNetworks/{wifiNetworkId}/guestUsers",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `patch_wifi_network_guest_users`; the first is the default.
@@ -4197,7 +4258,7 @@ pub type PatchWifiNetworkGuestUsersVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchWifiNetworkGuestUsers<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> PatchWifiNetworkGuestUsers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4249,22 +4310,22 @@ impl<'a> PatchWifiNetworkGuestUsers<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_wifi_network_guest_user",
     method: ruckus_one_runtime::Method::Get,
     path: "/wifiNetworks/{wifiNetworkId}/guestUsers/{guestUserId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `get_wifi_network_guest_user`; the first is the default.
@@ -4280,7 +4341,7 @@ pub type GetWifiNetworkGuestUserVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiNetworkGuestUser<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetWifiNetworkGuestUser<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4329,22 +4390,22 @@ impl<'a> GetWifiNetworkGuestUser<'a> {
         self.req.send_json_with_response()
     }
 }
-static PATCH_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static PATCH_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_wifi_network_guest_user",
     method: ruckus_one_runtime::Method::Patch,
     path: "/wifiNetworks/{wifiNetworkId}/guestUsers/{guestUserId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `patch_wifi_network_guest_user`; the first is the default.
@@ -4360,7 +4421,7 @@ pub type PatchWifiNetworkGuestUserVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchWifiNetworkGuestUser<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> PatchWifiNetworkGuestUser<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4409,22 +4470,22 @@ impl<'a> PatchWifiNetworkGuestUser<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_wifi_network_guest_user",
     method: ruckus_one_runtime::Method::Delete,
     path: "/wifiNetworks/{wifiNetworkId}/guestUsers/{guestUserId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `delete_wifi_network_guest_user`; the first is the default.
@@ -4440,7 +4501,7 @@ pub type DeleteWifiNetworkGuestUserVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteWifiNetworkGuestUser<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteWifiNetworkGuestUser<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4492,18 +4553,18 @@ impl<'a> DeleteWifiNetworkGuestUser<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_GUEST_USERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_GUEST_USERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_guest_users",
     method: ruckus_one_runtime::Method::Post,
     path: "/guestUsers/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Request builder for `GuestUsersClient::query_guest_users` (Query guest users).
@@ -4512,7 +4573,7 @@ static QUERY_GUEST_USERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryGuestUsers<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryGuestUsers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4521,8 +4582,8 @@ impl<'a> QueryGuestUsers<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -4576,22 +4637,22 @@ impl<'a> QueryGuestUsers<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_GUEST_USERS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_GUEST_USERS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_guest_users_v1",
     method: ruckus_one_runtime::Method::Post,
     path: "/guestUsers/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_guest_users_v1`; the first is the default.
@@ -4607,7 +4668,7 @@ pub type QueryGuestUsersV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryGuestUsersV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryGuestUsersV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4622,8 +4683,8 @@ impl<'a> QueryGuestUsersV1<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -4675,18 +4736,18 @@ impl<'a> QueryGuestUsersV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static EXPORT_GUEST_USERS_CSV: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static EXPORT_GUEST_USERS_CSV: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "export_guest_users_csv",
     method: ruckus_one_runtime::Method::Post,
     path: "/guestUsers/query/csvFiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "text/csv",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Request builder for `GuestUsersClient::export_guest_users_csv` (Export guest users as CSV).
@@ -4696,7 +4757,7 @@ static EXPORT_GUEST_USERS_CSV: ruckus_one_runtime::Operation = ruckus_one_runtim
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ExportGuestUsersCsv<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ExportGuestUsersCsv<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).

@@ -20,11 +20,14 @@ pub struct BooleanEvaluation {
 }
 impl serde::Serialize for BooleanEvaluation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &BooleanEvaluation, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &BooleanEvaluation,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("booleanValue", &v.boolean_value);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -34,15 +37,18 @@ impl<'de> serde::Deserialize<'de> for BooleanEvaluation {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<BooleanEvaluation, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            BooleanEvaluation,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = BooleanEvaluation {
                 boolean_value: f.required("booleanValue")?,
                 additional_fields: f.rest(),
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("BooleanEvaluation"))
     }
 }
@@ -72,11 +78,14 @@ pub struct DateTimeEvaluation {
 }
 impl serde::Serialize for DateTimeEvaluation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DateTimeEvaluation, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DateTimeEvaluation,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("evaluationDateTime", &v.evaluation_date_time);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -86,15 +95,18 @@ impl<'de> serde::Deserialize<'de> for DateTimeEvaluation {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DateTimeEvaluation, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            DateTimeEvaluation,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = DateTimeEvaluation {
                 evaluation_date_time: f.required("evaluationDateTime")?,
                 additional_fields: f.rest(),
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DateTimeEvaluation"))
     }
 }
@@ -135,7 +147,10 @@ pub struct EthernetPort {
 }
 impl serde::Serialize for EthernetPort {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &EthernetPort, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &EthernetPort,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("macAddress", &v.mac_address);
             w.field("portIndex", &v.port_index);
             w.field("name", &v.name);
@@ -145,7 +160,7 @@ impl serde::Serialize for EthernetPort {
             w.optional("personaId", &v.persona_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -155,8 +170,8 @@ impl<'de> serde::Deserialize<'de> for EthernetPort {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EthernetPort, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<EthernetPort, ruckus_one_runtime::internal::object::FieldError> {
             let value = EthernetPort {
                 mac_address: f.required("macAddress")?,
                 port_index: f.required("portIndex")?,
@@ -170,7 +185,7 @@ impl<'de> serde::Deserialize<'de> for EthernetPort {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EthernetPort"))
     }
 }
@@ -226,12 +241,15 @@ pub struct EvaluationCriteria {
 }
 impl serde::Serialize for EvaluationCriteria {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &EvaluationCriteria, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &EvaluationCriteria,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("matchName", &v.match_name);
             w.field("value", &v.value);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -241,8 +259,11 @@ impl<'de> serde::Deserialize<'de> for EvaluationCriteria {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EvaluationCriteria, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            EvaluationCriteria,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = EvaluationCriteria {
                 match_name: f.required("matchName")?,
                 value: f.required("value")?,
@@ -250,7 +271,7 @@ impl<'de> serde::Deserialize<'de> for EvaluationCriteria {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EvaluationCriteria"))
     }
 }
@@ -324,7 +345,9 @@ impl std::fmt::Debug for EvaluationCriteriaValue {
             Self::StringEvaluation(v) => {
                 f.debug_tuple("StringEvaluation").field(v).finish()
             }
-            Self::Unknown(v) => ruckus_one_runtime::union::debug_unknown(f, v, &[]),
+            Self::Unknown(v) => {
+                ruckus_one_runtime::internal::union::debug_unknown(f, v, &[])
+            }
         }
     }
 }
@@ -343,8 +366,8 @@ impl<'de> serde::Deserialize<'de> for EvaluationCriteriaValue {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = ruckus_one_runtime::union::read(deserializer)?;
-        for i in ruckus_one_runtime::union::by_fit(
+        let value = ruckus_one_runtime::internal::union::read(deserializer)?;
+        for i in ruckus_one_runtime::internal::union::by_fit(
             &value,
             &[
                 &["booleanValue"],
@@ -355,22 +378,30 @@ impl<'de> serde::Deserialize<'de> for EvaluationCriteriaValue {
         ) {
             match i {
                 0 => {
-                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                    if let Some(v) = ruckus_one_runtime::internal::union::try_decode(
+                        &value,
+                    ) {
                         return Ok(Self::BooleanEvaluation(v));
                     }
                 }
                 1 => {
-                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                    if let Some(v) = ruckus_one_runtime::internal::union::try_decode(
+                        &value,
+                    ) {
                         return Ok(Self::DateTimeEvaluation(v));
                     }
                 }
                 2 => {
-                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                    if let Some(v) = ruckus_one_runtime::internal::union::try_decode(
+                        &value,
+                    ) {
                         return Ok(Self::NumberEvaluation(v));
                     }
                 }
                 3 => {
-                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                    if let Some(v) = ruckus_one_runtime::internal::union::try_decode(
+                        &value,
+                    ) {
                         return Ok(Self::StringEvaluation(v));
                     }
                 }
@@ -405,7 +436,10 @@ pub struct EvaluationReport {
 }
 impl serde::Serialize for EvaluationReport {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &EvaluationReport, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &EvaluationReport,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("evaluationCriteria", &v.evaluation_criteria);
             w.optional("wasMatched", &v.was_matched);
             w.optional("policyName", &v.policy_name);
@@ -417,7 +451,7 @@ impl serde::Serialize for EvaluationReport {
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -427,8 +461,8 @@ impl<'de> serde::Deserialize<'de> for EvaluationReport {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EvaluationReport, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<EvaluationReport, ruckus_one_runtime::internal::object::FieldError> {
             let value = EvaluationReport {
                 evaluation_criteria: f.required("evaluationCriteria")?,
                 was_matched: f.optional("wasMatched"),
@@ -444,7 +478,7 @@ impl<'de> serde::Deserialize<'de> for EvaluationReport {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EvaluationReport"))
     }
 }
@@ -609,7 +643,10 @@ pub struct ExternalIdentity {
 }
 impl serde::Serialize for ExternalIdentity {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ExternalIdentity, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ExternalIdentity,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("userId", &v.user_id);
             w.optional("identityProviderId", &v.identity_provider_id);
@@ -629,7 +666,7 @@ impl serde::Serialize for ExternalIdentity {
             w.optional("userPrincipalName", &v.user_principal_name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -639,8 +676,8 @@ impl<'de> serde::Deserialize<'de> for ExternalIdentity {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ExternalIdentity, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ExternalIdentity, ruckus_one_runtime::internal::object::FieldError> {
             let value = ExternalIdentity {
                 id: f.optional("id"),
                 user_id: f.optional("userId"),
@@ -664,7 +701,7 @@ impl<'de> serde::Deserialize<'de> for ExternalIdentity {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ExternalIdentity"))
     }
 }
@@ -856,12 +893,12 @@ impl serde::Serialize for ExternalIdentitySearch {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ExternalIdentitySearch,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("ids", &v.ids);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -871,8 +908,11 @@ impl<'de> serde::Deserialize<'de> for ExternalIdentitySearch {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ExternalIdentitySearch, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ExternalIdentitySearch,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ExternalIdentitySearch {
                 ids: f.optional("ids"),
                 additional_fields: f.rest(),
@@ -880,7 +920,7 @@ impl<'de> serde::Deserialize<'de> for ExternalIdentitySearch {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ExternalIdentitySearch"))
     }
 }
@@ -980,7 +1020,7 @@ pub struct Identity {
 }
 impl serde::Serialize for Identity {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Identity, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Identity, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("phoneNumber", &v.phone_number);
             w.optional("devices", &v.devices);
             w.optional("_links", &v.links);
@@ -1011,7 +1051,7 @@ impl serde::Serialize for Identity {
             w.optional("expirationEpoch", &v.expiration_epoch);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1021,8 +1061,8 @@ impl<'de> serde::Deserialize<'de> for Identity {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Identity, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Identity, ruckus_one_runtime::internal::object::FieldError> {
             let value = Identity {
                 phone_number: f.optional("phoneNumber"),
                 devices: f.optional("devices"),
@@ -1057,7 +1097,7 @@ impl<'de> serde::Deserialize<'de> for Identity {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Identity"))
     }
 }
@@ -1295,7 +1335,10 @@ pub struct IdentityDevice {
 }
 impl serde::Serialize for IdentityDevice {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &IdentityDevice, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &IdentityDevice,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("macAddress", &v.mac_address);
             w.optional("recentStatus", &v.recent_status);
             w.optional("hasMacRegistered", &v.has_mac_registered);
@@ -1306,7 +1349,7 @@ impl serde::Serialize for IdentityDevice {
             w.optional("identityId", &v.identity_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1316,8 +1359,8 @@ impl<'de> serde::Deserialize<'de> for IdentityDevice {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<IdentityDevice, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<IdentityDevice, ruckus_one_runtime::internal::object::FieldError> {
             let value = IdentityDevice {
                 mac_address: f.required("macAddress")?,
                 recent_status: f.optional("recentStatus"),
@@ -1332,7 +1375,7 @@ impl<'de> serde::Deserialize<'de> for IdentityDevice {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("IdentityDevice"))
     }
 }
@@ -1551,7 +1594,7 @@ impl serde::Serialize for IdentityDeviceStatusEntry {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &IdentityDeviceStatusEntry,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("macAddress", &v.mac_address);
             w.optional("authType", &v.auth_type);
@@ -1561,7 +1604,7 @@ impl serde::Serialize for IdentityDeviceStatusEntry {
             w.optional("identityId", &v.identity_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1571,8 +1614,11 @@ impl<'de> serde::Deserialize<'de> for IdentityDeviceStatusEntry {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<IdentityDeviceStatusEntry, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            IdentityDeviceStatusEntry,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = IdentityDeviceStatusEntry {
                 mac_address: f.optional("macAddress"),
                 auth_type: f.optional("authType"),
@@ -1585,7 +1631,7 @@ impl<'de> serde::Deserialize<'de> for IdentityDeviceStatusEntry {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("IdentityDeviceStatusEntry"))
     }
 }
@@ -1687,7 +1733,10 @@ pub struct IdentityGroup {
 }
 impl serde::Serialize for IdentityGroup {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &IdentityGroup, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &IdentityGroup,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.field("name", &v.name);
             w.optional("description", &v.description);
@@ -1712,7 +1761,7 @@ impl serde::Serialize for IdentityGroup {
             w.optional("tenantId", &v.tenant_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1722,8 +1771,8 @@ impl<'de> serde::Deserialize<'de> for IdentityGroup {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<IdentityGroup, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<IdentityGroup, ruckus_one_runtime::internal::object::FieldError> {
             let value = IdentityGroup {
                 id: f.optional("id"),
                 name: f.required("name")?,
@@ -1752,7 +1801,7 @@ impl<'de> serde::Deserialize<'de> for IdentityGroup {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("IdentityGroup"))
     }
 }
@@ -1964,7 +2013,7 @@ impl serde::Serialize for IdentityGroupIdentity {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &IdentityGroupIdentity,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("createdAt", &v.created_at);
             w.optional("description", &v.description);
@@ -1990,7 +2039,7 @@ impl serde::Serialize for IdentityGroupIdentity {
             w.optional("vni", &v.vni);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2000,8 +2049,11 @@ impl<'de> serde::Deserialize<'de> for IdentityGroupIdentity {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<IdentityGroupIdentity, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            IdentityGroupIdentity,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = IdentityGroupIdentity {
                 created_at: f.optional("createdAt"),
                 description: f.optional("description"),
@@ -2030,7 +2082,7 @@ impl<'de> serde::Deserialize<'de> for IdentityGroupIdentity {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("IdentityGroupIdentity"))
     }
 }
@@ -2217,7 +2269,7 @@ impl serde::Serialize for IdentityGroupIdentityEthernetPort {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &IdentityGroupIdentityEthernetPort,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("createdAt", &v.created_at);
             w.optional("identityId", &v.identity_id);
@@ -2228,7 +2280,7 @@ impl serde::Serialize for IdentityGroupIdentityEthernetPort {
             w.optional("updatedAt", &v.updated_at);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2238,10 +2290,10 @@ impl<'de> serde::Deserialize<'de> for IdentityGroupIdentityEthernetPort {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             IdentityGroupIdentityEthernetPort,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = IdentityGroupIdentityEthernetPort {
                 created_at: f.optional("createdAt"),
@@ -2256,7 +2308,7 @@ impl<'de> serde::Deserialize<'de> for IdentityGroupIdentityEthernetPort {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("IdentityGroupIdentityEthernetPort"))
     }
 }
@@ -2331,13 +2383,16 @@ pub struct IdentityGroupPersona {
 }
 impl serde::Serialize for IdentityGroupPersona {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &IdentityGroupPersona, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &IdentityGroupPersona,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("groupId", &v.group_id);
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2347,8 +2402,11 @@ impl<'de> serde::Deserialize<'de> for IdentityGroupPersona {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<IdentityGroupPersona, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            IdentityGroupPersona,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = IdentityGroupPersona {
                 group_id: f.optional("groupId"),
                 id: f.optional("id"),
@@ -2358,7 +2416,7 @@ impl<'de> serde::Deserialize<'de> for IdentityGroupPersona {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("IdentityGroupPersona"))
     }
 }
@@ -2413,7 +2471,10 @@ pub struct IdentityGroupSearch {
 }
 impl serde::Serialize for IdentityGroupSearch {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &IdentityGroupSearch, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &IdentityGroupSearch,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("personalIdentityNetworkId", &v.personal_identity_network_id);
             w.optional("macRegistrationPoolId", &v.mac_registration_pool_id);
             w.optional("dpskPoolId", &v.dpsk_pool_id);
@@ -2425,7 +2486,7 @@ impl serde::Serialize for IdentityGroupSearch {
             w.optional("networkId", &v.network_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2435,8 +2496,11 @@ impl<'de> serde::Deserialize<'de> for IdentityGroupSearch {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<IdentityGroupSearch, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            IdentityGroupSearch,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = IdentityGroupSearch {
                 personal_identity_network_id: f.optional("personalIdentityNetworkId"),
                 mac_registration_pool_id: f.optional("macRegistrationPoolId"),
@@ -2452,7 +2516,7 @@ impl<'de> serde::Deserialize<'de> for IdentityGroupSearch {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("IdentityGroupSearch"))
     }
 }
@@ -2576,7 +2640,10 @@ pub struct IdentityPage {
 }
 impl serde::Serialize for IdentityPage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &IdentityPage, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &IdentityPage,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("content", &v.content);
             w.optional("totalElements", &v.total_elements);
             w.optional("totalPages", &v.total_pages);
@@ -2590,7 +2657,7 @@ impl serde::Serialize for IdentityPage {
             w.optional("pageable", &v.pageable);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2600,8 +2667,8 @@ impl<'de> serde::Deserialize<'de> for IdentityPage {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<IdentityPage, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<IdentityPage, ruckus_one_runtime::internal::object::FieldError> {
             let value = IdentityPage {
                 content: f.optional("content"),
                 total_elements: f.optional("totalElements"),
@@ -2619,7 +2686,7 @@ impl<'de> serde::Deserialize<'de> for IdentityPage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("IdentityPage"))
     }
 }
@@ -2722,7 +2789,7 @@ impl serde::Serialize for IdentityPageableObject {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &IdentityPageableObject,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("offset", &v.offset);
             w.optional("sort", &v.sort);
@@ -2732,7 +2799,7 @@ impl serde::Serialize for IdentityPageableObject {
             w.optional("paged", &v.paged);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2742,8 +2809,11 @@ impl<'de> serde::Deserialize<'de> for IdentityPageableObject {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<IdentityPageableObject, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            IdentityPageableObject,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = IdentityPageableObject {
                 offset: f.optional("offset"),
                 sort: f.optional("sort"),
@@ -2756,7 +2826,7 @@ impl<'de> serde::Deserialize<'de> for IdentityPageableObject {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("IdentityPageableObject"))
     }
 }
@@ -2828,7 +2898,10 @@ pub struct IdentitySearch {
 }
 impl serde::Serialize for IdentitySearch {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &IdentitySearch, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &IdentitySearch,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("groupId", &v.group_id);
             w.optional("dpskPoolId", &v.dpsk_pool_id);
             w.optional("propertyId", &v.property_id);
@@ -2838,7 +2911,7 @@ impl serde::Serialize for IdentitySearch {
             w.optional("filter", &v.filter);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2848,8 +2921,8 @@ impl<'de> serde::Deserialize<'de> for IdentitySearch {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<IdentitySearch, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<IdentitySearch, ruckus_one_runtime::internal::object::FieldError> {
             let value = IdentitySearch {
                 group_id: f.optional("groupId"),
                 dpsk_pool_id: f.optional("dpskPoolId"),
@@ -2863,7 +2936,7 @@ impl<'de> serde::Deserialize<'de> for IdentitySearch {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("IdentitySearch"))
     }
 }
@@ -2949,13 +3022,16 @@ pub struct IdentitySwitch {
 }
 impl serde::Serialize for IdentitySwitch {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &IdentitySwitch, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &IdentitySwitch,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("macAddress", &v.mac_address);
             w.optional("portId", &v.port_id);
             w.optional("identityId", &v.identity_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2965,8 +3041,8 @@ impl<'de> serde::Deserialize<'de> for IdentitySwitch {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<IdentitySwitch, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<IdentitySwitch, ruckus_one_runtime::internal::object::FieldError> {
             let value = IdentitySwitch {
                 mac_address: f.optional("macAddress"),
                 port_id: f.optional("portId"),
@@ -2976,7 +3052,7 @@ impl<'de> serde::Deserialize<'de> for IdentitySwitch {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("IdentitySwitch"))
     }
 }
@@ -3032,7 +3108,9 @@ impl std::fmt::Debug for IdentityTimestamp {
         match self {
             Self::Text(v) => f.debug_tuple("Text").field(v).finish(),
             Self::EpochSeconds(v) => f.debug_tuple("EpochSeconds").field(v).finish(),
-            Self::Unknown(v) => ruckus_one_runtime::union::debug_unknown(f, v, &[]),
+            Self::Unknown(v) => {
+                ruckus_one_runtime::internal::union::debug_unknown(f, v, &[])
+            }
         }
     }
 }
@@ -3049,16 +3127,20 @@ impl<'de> serde::Deserialize<'de> for IdentityTimestamp {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = ruckus_one_runtime::union::read(deserializer)?;
-        for i in ruckus_one_runtime::union::by_fit(&value, &[&[], &[]]) {
+        let value = ruckus_one_runtime::internal::union::read(deserializer)?;
+        for i in ruckus_one_runtime::internal::union::by_fit(&value, &[&[], &[]]) {
             match i {
                 0 => {
-                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                    if let Some(v) = ruckus_one_runtime::internal::union::try_decode(
+                        &value,
+                    ) {
                         return Ok(Self::Text(v));
                     }
                 }
                 1 => {
-                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                    if let Some(v) = ruckus_one_runtime::internal::union::try_decode(
+                        &value,
+                    ) {
                         return Ok(Self::EpochSeconds(v));
                     }
                 }
@@ -3091,11 +3173,14 @@ pub struct NumberEvaluation {
 }
 impl serde::Serialize for NumberEvaluation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &NumberEvaluation, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &NumberEvaluation,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.number("numberValue", Some(v.number_value));
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3105,15 +3190,15 @@ impl<'de> serde::Deserialize<'de> for NumberEvaluation {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<NumberEvaluation, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<NumberEvaluation, ruckus_one_runtime::internal::object::FieldError> {
             let value = NumberEvaluation {
                 number_value: f.required("numberValue")?,
                 additional_fields: f.rest(),
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("NumberEvaluation"))
     }
 }
@@ -3156,7 +3241,10 @@ pub struct PageExternalIdentity {
 }
 impl serde::Serialize for PageExternalIdentity {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PageExternalIdentity, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &PageExternalIdentity,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("totalElements", &v.total_elements);
             w.optional("totalPages", &v.total_pages);
             w.optional("size", &v.size);
@@ -3170,7 +3258,7 @@ impl serde::Serialize for PageExternalIdentity {
             w.optional("empty", &v.empty);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3180,8 +3268,11 @@ impl<'de> serde::Deserialize<'de> for PageExternalIdentity {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PageExternalIdentity, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            PageExternalIdentity,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = PageExternalIdentity {
                 total_elements: f.optional("totalElements"),
                 total_pages: f.optional("totalPages"),
@@ -3199,7 +3290,7 @@ impl<'de> serde::Deserialize<'de> for PageExternalIdentity {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PageExternalIdentity"))
     }
 }
@@ -3307,7 +3398,10 @@ pub struct PageIdentity {
 }
 impl serde::Serialize for PageIdentity {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PageIdentity, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &PageIdentity,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("totalElements", &v.total_elements);
             w.optional("totalPages", &v.total_pages);
             w.optional("size", &v.size);
@@ -3321,7 +3415,7 @@ impl serde::Serialize for PageIdentity {
             w.optional("empty", &v.empty);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3331,8 +3425,8 @@ impl<'de> serde::Deserialize<'de> for PageIdentity {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PageIdentity, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<PageIdentity, ruckus_one_runtime::internal::object::FieldError> {
             let value = PageIdentity {
                 total_elements: f.optional("totalElements"),
                 total_pages: f.optional("totalPages"),
@@ -3350,7 +3444,7 @@ impl<'de> serde::Deserialize<'de> for PageIdentity {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PageIdentity"))
     }
 }
@@ -3444,11 +3538,14 @@ pub struct StringEvaluation {
 }
 impl serde::Serialize for StringEvaluation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &StringEvaluation, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &StringEvaluation,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("stringValue", &v.string_value);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3458,15 +3555,15 @@ impl<'de> serde::Deserialize<'de> for StringEvaluation {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<StringEvaluation, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<StringEvaluation, ruckus_one_runtime::internal::object::FieldError> {
             let value = StringEvaluation {
                 string_value: f.required("stringValue")?,
                 additional_fields: f.rest(),
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("StringEvaluation"))
     }
 }
@@ -3520,7 +3617,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "getGroups")]
     #[inline]
     pub fn list_identity_groups(&self) -> ListIdentityGroups<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_IDENTITY_GROUPS,
             &[],
@@ -3550,7 +3647,7 @@ impl<'a> IdentityClient<'a> {
         &self,
         body: &IdentityGroupSearch,
     ) -> QueryIdentityGroups<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_IDENTITY_GROUPS,
             &[],
@@ -3574,7 +3671,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "POST /identityGroups")]
     #[inline]
     pub fn create_identity_group(&self) -> CreateIdentityGroup<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_IDENTITY_GROUP,
             &[],
@@ -3597,7 +3694,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "getGroupById")]
     #[inline]
     pub fn get_identity_group(&self, id: &str) -> GetIdentityGroup<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_IDENTITY_GROUP,
             &[id],
@@ -3620,7 +3717,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "DELETE /identityGroups/{id}")]
     #[inline]
     pub fn delete_identity_group(&self, id: &str) -> DeleteIdentityGroup<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_IDENTITY_GROUP,
             &[id],
@@ -3644,7 +3741,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "PATCH /identityGroups/{id}")]
     #[inline]
     pub fn patch_identity_group(&self, id: &str) -> PatchIdentityGroup<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_IDENTITY_GROUP,
             &[id],
@@ -3671,7 +3768,7 @@ impl<'a> IdentityClient<'a> {
         id: &str,
         policy_set_id: &str,
     ) -> AddPolicySetToIdentityGroup<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_POLICY_SET_TO_IDENTITY_GROUP,
             &[id, policy_set_id],
@@ -3698,7 +3795,7 @@ impl<'a> IdentityClient<'a> {
         id: &str,
         policy_set_id: &str,
     ) -> RemovePolicySetFromIdentityGroup<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REMOVE_POLICY_SET_FROM_IDENTITY_GROUP,
             &[id, policy_set_id],
@@ -3724,7 +3821,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "GET /identityGroups/{groupId}/identities")]
     #[inline]
     pub fn list_identities(&self, group_id: &str) -> ListIdentities<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_IDENTITIES,
             &[group_id],
@@ -3751,7 +3848,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "queryIdentity")]
     #[inline]
     pub fn query_identities(&self, body: &IdentitySearch) -> QueryIdentities<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_IDENTITIES,
             &[],
@@ -3780,7 +3877,7 @@ impl<'a> IdentityClient<'a> {
         group_id: &str,
         body: &Identity,
     ) -> CreateIdentity<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_IDENTITY,
             &[group_id],
@@ -3805,7 +3902,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "getIdentityById")]
     #[inline]
     pub fn get_identity(&self, group_id: &str, id: &str) -> GetIdentity<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_IDENTITY,
             &[group_id, id],
@@ -3834,7 +3931,7 @@ impl<'a> IdentityClient<'a> {
         group_id: &str,
         body: &impl serde::Serialize,
     ) -> DeleteIdentities<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_IDENTITIES,
             &[group_id],
@@ -3859,7 +3956,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "DELETE /identityGroups/{groupId}/identities/{id}")]
     #[inline]
     pub fn delete_identity(&self, group_id: &str, id: &str) -> DeleteIdentity<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_IDENTITY,
             &[group_id, id],
@@ -3889,7 +3986,7 @@ impl<'a> IdentityClient<'a> {
         id: &str,
         body: &Identity,
     ) -> PatchIdentity<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_IDENTITY,
             &[group_id, id],
@@ -3919,7 +4016,7 @@ impl<'a> IdentityClient<'a> {
         group_id: &str,
         id: &str,
     ) -> CreateIdentityDevice<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_IDENTITY_DEVICE,
             &[group_id, id],
@@ -3951,7 +4048,7 @@ impl<'a> IdentityClient<'a> {
         id: &str,
         mac_address: &str,
     ) -> DeleteIdentityDevice<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_IDENTITY_DEVICE,
             &[group_id, id, mac_address],
@@ -3988,7 +4085,7 @@ impl<'a> IdentityClient<'a> {
         mac_address: &str,
         port_index: &str,
     ) -> DeleteIdentityEthernetPort<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_IDENTITY_ETHERNET_PORT,
             &[group_id, id, mac_address, port_index],
@@ -4023,7 +4120,7 @@ impl<'a> IdentityClient<'a> {
         venue_id: &str,
         body: &Vec<EthernetPort>,
     ) -> UpdateIdentityVenueEthernetPorts<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_IDENTITY_VENUE_ETHERNET_PORTS,
             &[group_id, id, venue_id],
@@ -4056,7 +4153,7 @@ impl<'a> IdentityClient<'a> {
         group_id: &str,
         body: ruckus_one_runtime::Multipart,
     ) -> ImportIdentities<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &IMPORT_IDENTITIES,
             &[group_id],
@@ -4082,7 +4179,11 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "POST /identities/csvFile")]
     #[inline]
     pub fn export_identities(&self) -> ExportIdentities<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &EXPORT_IDENTITIES, &[]);
+        let req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &EXPORT_IDENTITIES,
+            &[],
+        );
         ExportIdentities { req }
     }
     /// Evaluate policy sets.
@@ -4100,7 +4201,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "POST /policySetEvaluations")]
     #[inline]
     pub fn create_policy_set_evaluation(&self) -> CreatePolicySetEvaluation<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_POLICY_SET_EVALUATION,
             &[],
@@ -4126,7 +4227,7 @@ impl<'a> IdentityClient<'a> {
         policy_set_id: &str,
         body: &EvaluationReport,
     ) -> CreatePolicySetEvaluationReport<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_POLICY_SET_EVALUATION_REPORT,
             &[policy_set_id],
@@ -4150,7 +4251,11 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "GET /policySets")]
     #[inline]
     pub fn list_policy_sets(&self) -> ListPolicySets<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &LIST_POLICY_SETS, &[]);
+        let req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &LIST_POLICY_SETS,
+            &[],
+        );
         ListPolicySets { req }
     }
     /// List policy templates.
@@ -4167,7 +4272,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "GET /policyTemplates")]
     #[inline]
     pub fn list_policy_templates(&self) -> ListPolicyTemplates<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_POLICY_TEMPLATES,
             &[],
@@ -4188,7 +4293,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "GET /policyTemplates/policies")]
     #[inline]
     pub fn list_policy_template_policies(&self) -> ListPolicyTemplatePolicies<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_POLICY_TEMPLATE_POLICIES,
             &[],
@@ -4217,7 +4322,7 @@ impl<'a> IdentityClient<'a> {
         pageable: &str,
         body: &IdentityGroupSearch,
     ) -> ExportGroupsCsv<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &EXPORT_GROUPS_CSV,
             &[],
@@ -4246,7 +4351,7 @@ impl<'a> IdentityClient<'a> {
         pageable: &str,
         body: &ExternalIdentitySearch,
     ) -> QueryExternalIdentity<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_EXTERNAL_IDENTITY,
             &[],
@@ -4270,7 +4375,7 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "listIdentities")]
     #[inline]
     pub fn list_all_identities(&self, pageable: &str) -> ListAllIdentities<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_ALL_IDENTITIES,
             &[],
@@ -4299,7 +4404,7 @@ impl<'a> IdentityClient<'a> {
         group_id: &str,
         id: &str,
     ) -> AllocateIdentityVni<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ALLOCATE_IDENTITY_VNI,
             &[group_id, id],
@@ -4307,22 +4412,22 @@ impl<'a> IdentityClient<'a> {
         AllocateIdentityVni { req }
     }
 }
-static LIST_IDENTITY_GROUPS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_IDENTITY_GROUPS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_identity_groups",
     method: ruckus_one_runtime::Method::Get,
     path: "/identityGroups",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
 /// Representations offered by `list_identity_groups`; the first is the default.
@@ -4339,7 +4444,7 @@ pub type ListIdentityGroupsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListIdentityGroups<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListIdentityGroups<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4381,8 +4486,8 @@ impl<'a> ListIdentityGroups<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::Spring,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::Spring,
         items: "content",
         first_page: 0u32,
     };
@@ -4436,22 +4541,22 @@ impl<'a> ListIdentityGroups<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_IDENTITY_GROUPS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_IDENTITY_GROUPS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_identity_groups",
     method: ruckus_one_runtime::Method::Post,
     path: "/identityGroups/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
 /// Representations offered by `query_identity_groups`; the first is the default.
@@ -4468,7 +4573,7 @@ pub type QueryIdentityGroupsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryIdentityGroups<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryIdentityGroups<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4510,8 +4615,8 @@ impl<'a> QueryIdentityGroups<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::Spring,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::Spring,
         items: "content",
         first_page: 0u32,
     };
@@ -4565,18 +4670,18 @@ impl<'a> QueryIdentityGroups<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_IDENTITY_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_identity_group",
     method: ruckus_one_runtime::Method::Post,
     path: "/identityGroups",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
 /// Request builder for `IdentityClient::create_identity_group` (Create identity group).
@@ -4586,7 +4691,7 @@ static CREATE_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateIdentityGroup<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateIdentityGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4635,22 +4740,22 @@ impl<'a> CreateIdentityGroup<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_IDENTITY_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_identity_group",
     method: ruckus_one_runtime::Method::Get,
     path: "/identityGroups/{id}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
 /// Representations offered by `get_identity_group`; the first is the default.
@@ -4666,7 +4771,7 @@ pub type GetIdentityGroupVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetIdentityGroup<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetIdentityGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4715,18 +4820,18 @@ impl<'a> GetIdentityGroup<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_IDENTITY_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_identity_group",
     method: ruckus_one_runtime::Method::Delete,
     path: "/identityGroups/{id}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
 /// Request builder for `IdentityClient::delete_identity_group` (Delete identity group).
@@ -4735,7 +4840,7 @@ static DELETE_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteIdentityGroup<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteIdentityGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4778,18 +4883,18 @@ impl<'a> DeleteIdentityGroup<'a> {
         self.req.send_json_with_response()
     }
 }
-static PATCH_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static PATCH_IDENTITY_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_identity_group",
     method: ruckus_one_runtime::Method::Patch,
     path: "/identityGroups/{id}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
 /// Request builder for `IdentityClient::patch_identity_group` (Patch identity group).
@@ -4799,7 +4904,7 @@ static PATCH_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime:
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchIdentityGroup<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> PatchIdentityGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4848,22 +4953,22 @@ impl<'a> PatchIdentityGroup<'a> {
         self.req.send_json_with_response()
     }
 }
-static ADD_POLICY_SET_TO_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ADD_POLICY_SET_TO_IDENTITY_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_policy_set_to_identity_group",
     method: ruckus_one_runtime::Method::Put,
     path: "/identityGroups/{id}/policySets/{policySetId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
 /// Representations offered by `add_policy_set_to_identity_group`; the first is the default.
@@ -4879,7 +4984,7 @@ pub type AddPolicySetToIdentityGroupVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddPolicySetToIdentityGroup<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> AddPolicySetToIdentityGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4958,22 +5063,22 @@ impl<'a> AddPolicySetToIdentityGroup<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static REMOVE_POLICY_SET_FROM_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static REMOVE_POLICY_SET_FROM_IDENTITY_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_policy_set_from_identity_group",
     method: ruckus_one_runtime::Method::Delete,
     path: "/identityGroups/{id}/policySets/{policySetId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
 /// Representations offered by `remove_policy_set_from_identity_group`; the first is the default.
@@ -4989,7 +5094,7 @@ pub type RemovePolicySetFromIdentityGroupVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemovePolicySetFromIdentityGroup<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> RemovePolicySetFromIdentityGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5068,22 +5173,22 @@ impl<'a> RemovePolicySetFromIdentityGroup<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static LIST_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_IDENTITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_identities",
     method: ruckus_one_runtime::Method::Get,
     path: "/identityGroups/{groupId}/identities",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
 /// Representations offered by `list_identities`; the first is the default.
@@ -5100,7 +5205,7 @@ pub type ListIdentitiesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListIdentities<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListIdentities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5176,22 +5281,22 @@ impl<'a> ListIdentities<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_IDENTITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_identities",
     method: ruckus_one_runtime::Method::Post,
     path: "/identities/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
 /// Representations offered by `query_identities`; the first is the default.
@@ -5208,7 +5313,7 @@ pub type QueryIdentitiesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryIdentities<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryIdentities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5250,8 +5355,8 @@ impl<'a> QueryIdentities<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::Spring,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::Spring,
         items: "content",
         first_page: 0u32,
     };
@@ -5303,18 +5408,18 @@ impl<'a> QueryIdentities<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_IDENTITY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_identity",
     method: ruckus_one_runtime::Method::Post,
     path: "/identityGroups/{groupId}/identities",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
 /// Request builder for `IdentityClient::create_identity` (Create identity).
@@ -5323,7 +5428,7 @@ static CREATE_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateIdentity<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateIdentity<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5366,22 +5471,22 @@ impl<'a> CreateIdentity<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_IDENTITY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_identity",
     method: ruckus_one_runtime::Method::Get,
     path: "/identityGroups/{groupId}/identities/{id}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
 /// Representations offered by `get_identity`; the first is the default.
@@ -5397,7 +5502,7 @@ pub type GetIdentityVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetIdentity<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetIdentity<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5444,18 +5549,18 @@ impl<'a> GetIdentity<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_IDENTITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_identities",
     method: ruckus_one_runtime::Method::Delete,
     path: "/identityGroups/{groupId}/identities",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
 /// Request builder for `IdentityClient::delete_identities` (Delete identities).
@@ -5464,7 +5569,7 @@ static DELETE_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteIdentities<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteIdentities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5507,18 +5612,18 @@ impl<'a> DeleteIdentities<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_IDENTITY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_identity",
     method: ruckus_one_runtime::Method::Delete,
     path: "/identityGroups/{groupId}/identities/{id}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
 /// Request builder for `IdentityClient::delete_identity` (Delete identity).
@@ -5527,7 +5632,7 @@ static DELETE_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteIdentity<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteIdentity<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5570,18 +5675,18 @@ impl<'a> DeleteIdentity<'a> {
         self.req.send_json_with_response()
     }
 }
-static PATCH_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static PATCH_IDENTITY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_identity",
     method: ruckus_one_runtime::Method::Patch,
     path: "/identityGroups/{groupId}/identities/{id}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
 /// Request builder for `IdentityClient::patch_identity` (Patch identity).
@@ -5590,7 +5695,7 @@ static PATCH_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchIdentity<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> PatchIdentity<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5633,18 +5738,18 @@ impl<'a> PatchIdentity<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_IDENTITY_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_IDENTITY_DEVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_identity_device",
     method: ruckus_one_runtime::Method::Post,
     path: "/identityGroups/{groupId}/identities/{id}/devices",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
 /// Request builder for `IdentityClient::create_identity_device` (Add identity devices).
@@ -5654,7 +5759,7 @@ static CREATE_IDENTITY_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runtim
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateIdentityDevice<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateIdentityDevice<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5703,18 +5808,18 @@ impl<'a> CreateIdentityDevice<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_IDENTITY_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_IDENTITY_DEVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_identity_device",
     method: ruckus_one_runtime::Method::Delete,
     path: "/identityGroups/{groupId}/identities/{id}/devices/{macAddress}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
 /// Request builder for `IdentityClient::delete_identity_device` (Delete identity device).
@@ -5723,7 +5828,7 @@ static DELETE_IDENTITY_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runtim
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteIdentityDevice<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteIdentityDevice<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5766,18 +5871,18 @@ impl<'a> DeleteIdentityDevice<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_IDENTITY_ETHERNET_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_IDENTITY_ETHERNET_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_identity_ethernet_port",
     method: ruckus_one_runtime::Method::Delete,
     path: "/identityGroups/{groupId}/identities/{id}/ethernetPorts/{macAddress}/{portIndex}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
 /// Request builder for `IdentityClient::delete_identity_ethernet_port` (Delete identity Ethernet port).
@@ -5786,7 +5891,7 @@ static DELETE_IDENTITY_ETHERNET_PORT: ruckus_one_runtime::Operation = ruckus_one
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteIdentityEthernetPort<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteIdentityEthernetPort<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5829,22 +5934,22 @@ impl<'a> DeleteIdentityEthernetPort<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_IDENTITY_VENUE_ETHERNET_PORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_IDENTITY_VENUE_ETHERNET_PORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_identity_venue_ethernet_ports",
     method: ruckus_one_runtime::Method::Put,
     path: "/identityGroups/{groupId}/identities/{id}/venues/{venueId}/ethernetPorts",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
 /// Representations offered by `update_identity_venue_ethernet_ports`; the first is the default.
@@ -5860,7 +5965,7 @@ pub type UpdateIdentityVenueEthernetPortsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateIdentityVenueEthernetPorts<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateIdentityVenueEthernetPorts<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5939,18 +6044,18 @@ impl<'a> UpdateIdentityVenueEthernetPorts<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static IMPORT_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static IMPORT_IDENTITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "import_identities",
     method: ruckus_one_runtime::Method::Post,
     path: "/identityGroups/{groupId}/identities/csvFile",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("multipart/form-data"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
 /// Request builder for `IdentityClient::import_identities` (Import identities from CSV).
@@ -5959,7 +6064,7 @@ static IMPORT_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ImportIdentities<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ImportIdentities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6002,18 +6107,18 @@ impl<'a> ImportIdentities<'a> {
         self.req.send_json_with_response()
     }
 }
-static EXPORT_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static EXPORT_IDENTITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "export_identities",
     method: ruckus_one_runtime::Method::Post,
     path: "/identities/csvFile",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "text/csv",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
 /// Request builder for `IdentityClient::export_identities` (Export identities to CSV).
@@ -6023,7 +6128,7 @@ static EXPORT_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ExportIdentities<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ExportIdentities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6072,18 +6177,18 @@ impl<'a> ExportIdentities<'a> {
         self.req.send_bytes_with_response()
     }
 }
-static CREATE_POLICY_SET_EVALUATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_POLICY_SET_EVALUATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_policy_set_evaluation",
     method: ruckus_one_runtime::Method::Post,
     path: "/policySetEvaluations",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_IDENTITY,
 };
 /// Request builder for `IdentityClient::create_policy_set_evaluation` (Evaluate policy sets).
@@ -6093,7 +6198,7 @@ static CREATE_POLICY_SET_EVALUATION: ruckus_one_runtime::Operation = ruckus_one_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreatePolicySetEvaluation<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreatePolicySetEvaluation<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6142,22 +6247,22 @@ impl<'a> CreatePolicySetEvaluation<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_POLICY_SET_EVALUATION_REPORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_POLICY_SET_EVALUATION_REPORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_policy_set_evaluation_report",
     method: ruckus_one_runtime::Method::Post,
     path: "/policySets/{policySetId}/evaluationReports",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_POLICY,
 };
 /// Representations offered by `create_policy_set_evaluation_report`; the first is the default.
@@ -6173,7 +6278,7 @@ pub type CreatePolicySetEvaluationReportVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreatePolicySetEvaluationReport<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreatePolicySetEvaluationReport<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6222,18 +6327,18 @@ impl<'a> CreatePolicySetEvaluationReport<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_POLICY_SETS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_POLICY_SETS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_policy_sets",
     method: ruckus_one_runtime::Method::Get,
     path: "/policySets",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_IDENTITY,
 };
 /// Request builder for `IdentityClient::list_policy_sets` (List policy sets).
@@ -6242,7 +6347,7 @@ static LIST_POLICY_SETS: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListPolicySets<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListPolicySets<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6285,18 +6390,18 @@ impl<'a> ListPolicySets<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_POLICY_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_POLICY_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_policy_templates",
     method: ruckus_one_runtime::Method::Get,
     path: "/policyTemplates",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_IDENTITY,
 };
 /// Request builder for `IdentityClient::list_policy_templates` (List policy templates).
@@ -6305,7 +6410,7 @@ static LIST_POLICY_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListPolicyTemplates<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListPolicyTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6348,18 +6453,18 @@ impl<'a> ListPolicyTemplates<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_POLICY_TEMPLATE_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_POLICY_TEMPLATE_POLICIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_policy_template_policies",
     method: ruckus_one_runtime::Method::Get,
     path: "/policyTemplates/policies",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_IDENTITY,
 };
 /// Request builder for `IdentityClient::list_policy_template_policies` (List policy template policies).
@@ -6368,7 +6473,7 @@ static LIST_POLICY_TEMPLATE_POLICIES: ruckus_one_runtime::Operation = ruckus_one
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListPolicyTemplatePolicies<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListPolicyTemplatePolicies<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6411,22 +6516,22 @@ impl<'a> ListPolicyTemplatePolicies<'a> {
         self.req.send_json_with_response()
     }
 }
-static EXPORT_GROUPS_CSV: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static EXPORT_GROUPS_CSV: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "export_groups_csv",
     method: ruckus_one_runtime::Method::Post,
     path: "/identityGroups/csvFile",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "text/csv",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "text/csv",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_IDENTITY,
 };
 /// Representations offered by `export_groups_csv`; the first is the default.
@@ -6443,7 +6548,7 @@ pub type ExportGroupsCsvVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ExportGroupsCsv<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ExportGroupsCsv<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6503,22 +6608,22 @@ impl<'a> ExportGroupsCsv<'a> {
         self.req.send_text_with_response()
     }
 }
-static QUERY_EXTERNAL_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_EXTERNAL_IDENTITY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_external_identity",
     method: ruckus_one_runtime::Method::Post,
     path: "/externalIdentities/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_IDENTITY,
 };
 /// Representations offered by `query_external_identity`; the first is the default.
@@ -6534,7 +6639,7 @@ pub type QueryExternalIdentityVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryExternalIdentity<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryExternalIdentity<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6583,22 +6688,22 @@ impl<'a> QueryExternalIdentity<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_ALL_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_ALL_IDENTITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_all_identities",
     method: ruckus_one_runtime::Method::Get,
     path: "/identities",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_IDENTITY,
 };
 /// Representations offered by `list_all_identities`; the first is the default.
@@ -6614,7 +6719,7 @@ pub type ListAllIdentitiesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListAllIdentities<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListAllIdentities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6663,22 +6768,22 @@ impl<'a> ListAllIdentities<'a> {
         self.req.send_json_with_response()
     }
 }
-static ALLOCATE_IDENTITY_VNI: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ALLOCATE_IDENTITY_VNI: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "allocate_identity_vni",
     method: ruckus_one_runtime::Method::Delete,
     path: "/identityGroups/{groupId}/identities/{id}/vnis",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
 /// Representations offered by `allocate_identity_vni`; the first is the default.
@@ -6694,7 +6799,7 @@ pub type AllocateIdentityVniVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AllocateIdentityVni<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> AllocateIdentityVni<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).

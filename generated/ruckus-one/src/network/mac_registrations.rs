@@ -27,7 +27,10 @@ pub struct MacPageableObject {
 }
 impl serde::Serialize for MacPageableObject {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &MacPageableObject, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &MacPageableObject,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("offset", &v.offset);
             w.optional("sort", &v.sort);
             w.optional("pageSize", &v.page_size);
@@ -36,7 +39,7 @@ impl serde::Serialize for MacPageableObject {
             w.optional("paged", &v.paged);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -46,8 +49,11 @@ impl<'de> serde::Deserialize<'de> for MacPageableObject {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MacPageableObject, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            MacPageableObject,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = MacPageableObject {
                 offset: f.optional("offset"),
                 sort: f.optional("sort"),
@@ -60,7 +66,7 @@ impl<'de> serde::Deserialize<'de> for MacPageableObject {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MacPageableObject"))
     }
 }
@@ -169,7 +175,10 @@ pub struct MacRegistration {
 }
 impl serde::Serialize for MacRegistration {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &MacRegistration, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &MacRegistration,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("isReferenced", &v.is_referenced);
             w.optional("_links", &v.links);
             w.optional("username", &v.username);
@@ -192,7 +201,7 @@ impl serde::Serialize for MacRegistration {
             w.optional("registrationCount", &v.registration_count);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -202,8 +211,8 @@ impl<'de> serde::Deserialize<'de> for MacRegistration {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MacRegistration, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<MacRegistration, ruckus_one_runtime::internal::object::FieldError> {
             let value = MacRegistration {
                 is_referenced: f.optional("isReferenced"),
                 links: f.optional("_links"),
@@ -230,7 +239,7 @@ impl<'de> serde::Deserialize<'de> for MacRegistration {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MacRegistration"))
     }
 }
@@ -426,7 +435,10 @@ pub struct MacRegistrationPage {
 }
 impl serde::Serialize for MacRegistrationPage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &MacRegistrationPage, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &MacRegistrationPage,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("content", &v.content);
             w.optional("totalElements", &v.total_elements);
             w.optional("totalPages", &v.total_pages);
@@ -443,7 +455,7 @@ impl serde::Serialize for MacRegistrationPage {
             w.optional("page", &v.page);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -453,8 +465,11 @@ impl<'de> serde::Deserialize<'de> for MacRegistrationPage {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MacRegistrationPage, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            MacRegistrationPage,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = MacRegistrationPage {
                 content: f.optional("content"),
                 total_elements: f.optional("totalElements"),
@@ -475,7 +490,7 @@ impl<'de> serde::Deserialize<'de> for MacRegistrationPage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MacRegistrationPage"))
     }
 }
@@ -665,7 +680,10 @@ pub struct MacRegistrationPool {
 }
 impl serde::Serialize for MacRegistrationPool {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &MacRegistrationPool, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &MacRegistrationPool,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("isReferenced", &v.is_referenced);
             w.optional("networkCount", &v.network_count);
             w.optional("identityGroupId", &v.identity_group_id);
@@ -692,7 +710,7 @@ impl serde::Serialize for MacRegistrationPool {
             w.optional("policySetId", &v.policy_set_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -702,8 +720,11 @@ impl<'de> serde::Deserialize<'de> for MacRegistrationPool {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MacRegistrationPool, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            MacRegistrationPool,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = MacRegistrationPool {
                 is_referenced: f.optional("isReferenced"),
                 network_count: f.optional("networkCount"),
@@ -734,7 +755,7 @@ impl<'de> serde::Deserialize<'de> for MacRegistrationPool {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MacRegistrationPool"))
     }
 }
@@ -953,7 +974,7 @@ impl serde::Serialize for MacRegistrationPoolPage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &MacRegistrationPoolPage,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("content", &v.content);
             w.optional("totalElements", &v.total_elements);
@@ -968,7 +989,7 @@ impl serde::Serialize for MacRegistrationPoolPage {
             w.optional("pageable", &v.pageable);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -978,8 +999,11 @@ impl<'de> serde::Deserialize<'de> for MacRegistrationPoolPage {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MacRegistrationPoolPage, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            MacRegistrationPoolPage,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = MacRegistrationPoolPage {
                 content: f.optional("content"),
                 total_elements: f.optional("totalElements"),
@@ -997,7 +1021,7 @@ impl<'de> serde::Deserialize<'de> for MacRegistrationPoolPage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MacRegistrationPoolPage"))
     }
 }
@@ -1102,13 +1126,13 @@ impl serde::Serialize for MacRegistrationSearch {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &MacRegistrationSearch,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("searchCriteriaList", &v.search_criteria_list);
             w.optional("dataOption", &v.data_option);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1118,8 +1142,11 @@ impl<'de> serde::Deserialize<'de> for MacRegistrationSearch {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MacRegistrationSearch, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            MacRegistrationSearch,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = MacRegistrationSearch {
                 search_criteria_list: f.optional("searchCriteriaList"),
                 data_option: f.optional("dataOption"),
@@ -1128,7 +1155,7 @@ impl<'de> serde::Deserialize<'de> for MacRegistrationSearch {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MacRegistrationSearch"))
     }
 }
@@ -1186,14 +1213,14 @@ impl serde::Serialize for MacRegistrationSearchCriterion {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &MacRegistrationSearchCriterion,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("filterKey", &v.filter_key);
             w.optional("operation", &v.operation);
             w.optional("value", &v.value);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1203,10 +1230,10 @@ impl<'de> serde::Deserialize<'de> for MacRegistrationSearchCriterion {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             MacRegistrationSearchCriterion,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = MacRegistrationSearchCriterion {
                 filter_key: f.optional("filterKey"),
@@ -1217,7 +1244,7 @@ impl<'de> serde::Deserialize<'de> for MacRegistrationSearchCriterion {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MacRegistrationSearchCriterion"))
     }
 }
@@ -1294,7 +1321,10 @@ pub struct NetworkPoolPage {
 }
 impl serde::Serialize for NetworkPoolPage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &NetworkPoolPage, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &NetworkPoolPage,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("content", &v.content);
             w.optional("totalElements", &v.total_elements);
             w.optional("totalPages", &v.total_pages);
@@ -1308,7 +1338,7 @@ impl serde::Serialize for NetworkPoolPage {
             w.optional("numberOfElements", &v.number_of_elements);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1318,8 +1348,8 @@ impl<'de> serde::Deserialize<'de> for NetworkPoolPage {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<NetworkPoolPage, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<NetworkPoolPage, ruckus_one_runtime::internal::object::FieldError> {
             let value = NetworkPoolPage {
                 content: f.optional("content"),
                 total_elements: f.optional("totalElements"),
@@ -1337,7 +1367,7 @@ impl<'de> serde::Deserialize<'de> for NetworkPoolPage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("NetworkPoolPage"))
     }
 }
@@ -1432,12 +1462,15 @@ pub struct OperationResponse {
 }
 impl serde::Serialize for OperationResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &OperationResponse, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &OperationResponse,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("requestId", &v.request_id);
             w.optional("id", &v.id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1447,8 +1480,11 @@ impl<'de> serde::Deserialize<'de> for OperationResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<OperationResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            OperationResponse,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = OperationResponse {
                 request_id: f.required("requestId")?,
                 id: f.optional("id"),
@@ -1457,7 +1493,7 @@ impl<'de> serde::Deserialize<'de> for OperationResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("OperationResponse"))
     }
 }
@@ -1525,7 +1561,7 @@ pub struct Pool {
 }
 impl serde::Serialize for Pool {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Pool, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Pool, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.field("name", &v.name);
             w.optional("description", &v.description);
@@ -1548,7 +1584,7 @@ impl serde::Serialize for Pool {
             w.optional("networkIds", &v.network_ids);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1558,8 +1594,8 @@ impl<'de> serde::Deserialize<'de> for Pool {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Pool, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Pool, ruckus_one_runtime::internal::object::FieldError> {
             let value = Pool {
                 id: f.optional("id"),
                 name: f.required("name")?,
@@ -1586,7 +1622,7 @@ impl<'de> serde::Deserialize<'de> for Pool {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Pool"))
     }
 }
@@ -1910,7 +1946,10 @@ pub struct Registration {
 }
 impl serde::Serialize for Registration {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Registration, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &Registration,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("expirationDate", &v.expiration_date);
             w.field("revoked", &v.revoked);
@@ -1924,7 +1963,7 @@ impl serde::Serialize for Registration {
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1934,8 +1973,8 @@ impl<'de> serde::Deserialize<'de> for Registration {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Registration, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Registration, ruckus_one_runtime::internal::object::FieldError> {
             let value = Registration {
                 id: f.optional("id"),
                 expiration_date: f.optional("expirationDate"),
@@ -1953,7 +1992,7 @@ impl<'de> serde::Deserialize<'de> for Registration {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Registration"))
     }
 }
@@ -2066,7 +2105,7 @@ impl<'a> MacRegistrationsClient<'a> {
         id: &str,
         pool_id: &str,
     ) -> AddMacRegistrationPoolToIdentityGroup<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_MAC_REGISTRATION_POOL_TO_IDENTITY_GROUP,
             &[id, pool_id],
@@ -2098,7 +2137,7 @@ impl<'a> MacRegistrationsClient<'a> {
         identity_group_id: &str,
         body: &MacRegistrationPool,
     ) -> CreateIdentityGroupMacRegistrationPool<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_IDENTITY_GROUP_MAC_REGISTRATION_POOL,
             &[identity_group_id],
@@ -2125,7 +2164,7 @@ impl<'a> MacRegistrationsClient<'a> {
     #[doc(alias = "GET /macRegistrationPools")]
     #[inline]
     pub fn list_mac_registration_pools(&self) -> ListMacRegistrationPools<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_MAC_REGISTRATION_POOLS,
             &[],
@@ -2153,7 +2192,7 @@ impl<'a> MacRegistrationsClient<'a> {
         &self,
         body: &MacRegistrationPool,
     ) -> CreateMacRegistrationPool<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_MAC_REGISTRATION_POOL,
             &[],
@@ -2181,7 +2220,7 @@ impl<'a> MacRegistrationsClient<'a> {
         &self,
         body: &MacRegistrationPool,
     ) -> CreateMacRegistrationPoolV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_MAC_REGISTRATION_POOL_V1,
             &[],
@@ -2205,7 +2244,7 @@ impl<'a> MacRegistrationsClient<'a> {
     #[doc(alias = "getPoolById")]
     #[inline]
     pub fn get_mac_registration_pool(&self, id: &str) -> GetMacRegistrationPool<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_MAC_REGISTRATION_POOL,
             &[id],
@@ -2235,7 +2274,7 @@ impl<'a> MacRegistrationsClient<'a> {
         &self,
         id: &str,
     ) -> DeleteMacRegistrationPool<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_MAC_REGISTRATION_POOL,
             &[id],
@@ -2264,7 +2303,7 @@ impl<'a> MacRegistrationsClient<'a> {
         &self,
         id: &str,
     ) -> DeleteMacRegistrationPoolV1<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_MAC_REGISTRATION_POOL_V1,
             &[id],
@@ -2292,7 +2331,7 @@ impl<'a> MacRegistrationsClient<'a> {
         &self,
         body: &MacRegistrationSearch,
     ) -> QueryMacRegistrationPools<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_MAC_REGISTRATION_POOLS,
             &[],
@@ -2318,7 +2357,7 @@ impl<'a> MacRegistrationsClient<'a> {
     #[doc(alias = "GET /macRegistrationPools/{poolId}/registrations")]
     #[inline]
     pub fn list_mac_registrations(&self, pool_id: &str) -> ListMacRegistrations<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_MAC_REGISTRATIONS,
             &[pool_id],
@@ -2348,7 +2387,7 @@ impl<'a> MacRegistrationsClient<'a> {
         pool_id: &str,
         body: &MacRegistration,
     ) -> CreateMacRegistration<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_MAC_REGISTRATION,
             &[pool_id],
@@ -2378,7 +2417,7 @@ impl<'a> MacRegistrationsClient<'a> {
         pool_id: &str,
         body: &MacRegistration,
     ) -> CreateMacRegistrationV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_MAC_REGISTRATION_V1,
             &[pool_id],
@@ -2410,7 +2449,7 @@ impl<'a> MacRegistrationsClient<'a> {
         pool_id: &str,
         body: &Vec<String>,
     ) -> DeleteMacRegistrations<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_MAC_REGISTRATIONS,
             &[pool_id],
@@ -2441,7 +2480,7 @@ impl<'a> MacRegistrationsClient<'a> {
         pool_id: &str,
         body: &Vec<String>,
     ) -> DeleteMacRegistrationsV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_MAC_REGISTRATIONS_V1,
             &[pool_id],
@@ -2470,7 +2509,7 @@ impl<'a> MacRegistrationsClient<'a> {
         pool_id: &str,
         id: &str,
     ) -> GetMacRegistration<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_MAC_REGISTRATION,
             &[pool_id, id],
@@ -2502,7 +2541,7 @@ impl<'a> MacRegistrationsClient<'a> {
         pool_id: &str,
         id: &str,
     ) -> DeleteMacRegistration<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_MAC_REGISTRATION,
             &[pool_id, id],
@@ -2533,7 +2572,7 @@ impl<'a> MacRegistrationsClient<'a> {
         pool_id: &str,
         id: &str,
     ) -> DeleteMacRegistrationV1<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_MAC_REGISTRATION_V1,
             &[pool_id, id],
@@ -2563,7 +2602,7 @@ impl<'a> MacRegistrationsClient<'a> {
         pool_id: &str,
         body: &MacRegistrationSearch,
     ) -> QueryMacRegistrations<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_MAC_REGISTRATIONS,
             &[pool_id],
@@ -2591,7 +2630,7 @@ impl<'a> MacRegistrationsClient<'a> {
         id: &str,
         policy_set_id: &str,
     ) -> AddPolicySetToMacRegistrationPool<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_POLICY_SET_TO_MAC_REGISTRATION_POOL,
             &[id, policy_set_id],
@@ -2620,7 +2659,7 @@ impl<'a> MacRegistrationsClient<'a> {
         id: &str,
         policy_set_id: &str,
     ) -> RemovePolicySetFromMacRegistrationPool<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REMOVE_POLICY_SET_FROM_MAC_REGISTRATION_POOL,
             &[id, policy_set_id],
@@ -2646,7 +2685,7 @@ impl<'a> MacRegistrationsClient<'a> {
         &self,
         network_id: &str,
     ) -> ListWifiNetworkMacRegistrationPools<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_WIFI_NETWORK_MAC_REGISTRATION_POOLS,
             &[network_id],
@@ -2674,7 +2713,7 @@ impl<'a> MacRegistrationsClient<'a> {
     #[doc(alias = "importRegistrations_1")]
     #[inline]
     pub fn import_registrations(&self, pool_id: &str) -> ImportRegistrations<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &IMPORT_REGISTRATIONS,
             &[pool_id],
@@ -2706,7 +2745,7 @@ impl<'a> MacRegistrationsClient<'a> {
         id: &str,
         body: &Registration,
     ) -> UpdateRegistration<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_REGISTRATION,
             &[pool_id, id],
@@ -2733,27 +2772,31 @@ impl<'a> MacRegistrationsClient<'a> {
     #[doc(alias = "updatePool_1")]
     #[inline]
     pub fn update_pool(&self, id: &str, body: &Pool) -> UpdatePool<'a> {
-        let mut req = ruckus_one_runtime::Request::new(self.client, &UPDATE_POOL, &[id]);
+        let mut req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &UPDATE_POOL,
+            &[id],
+        );
         req.json(body);
         UpdatePool { req }
     }
 }
-static ADD_MAC_REGISTRATION_POOL_TO_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ADD_MAC_REGISTRATION_POOL_TO_IDENTITY_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_mac_registration_pool_to_identity_group",
     method: ruckus_one_runtime::Method::Put,
     path: "/identityGroups/{id}/macRegistrationPools/{poolId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
 /// Representations offered by `add_mac_registration_pool_to_identity_group`; the first is the default.
@@ -2769,7 +2812,7 @@ pub type AddMacRegistrationPoolToIdentityGroupVersion = super::versions::V1OrJso
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddMacRegistrationPoolToIdentityGroup<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> AddMacRegistrationPoolToIdentityGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2851,22 +2894,22 @@ impl<'a> AddMacRegistrationPoolToIdentityGroup<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static CREATE_IDENTITY_GROUP_MAC_REGISTRATION_POOL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_IDENTITY_GROUP_MAC_REGISTRATION_POOL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_identity_group_mac_registration_pool",
     method: ruckus_one_runtime::Method::Post,
     path: "/identityGroups/{identityGroupId}/macRegistrationPools",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
 };
 /// Representations offered by `create_identity_group_mac_registration_pool`; the first is the default.
@@ -2882,7 +2925,7 @@ pub type CreateIdentityGroupMacRegistrationPoolVersion = super::versions::V1OrJs
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateIdentityGroupMacRegistrationPool<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateIdentityGroupMacRegistrationPool<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2964,22 +3007,22 @@ impl<'a> CreateIdentityGroupMacRegistrationPool<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static LIST_MAC_REGISTRATION_POOLS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_MAC_REGISTRATION_POOLS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_mac_registration_pools",
     method: ruckus_one_runtime::Method::Get,
     path: "/macRegistrationPools",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
 };
 /// Representations offered by `list_mac_registration_pools`; the first is the default.
@@ -2996,7 +3039,7 @@ pub type ListMacRegistrationPoolsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMacRegistrationPools<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListMacRegistrationPools<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3038,8 +3081,8 @@ impl<'a> ListMacRegistrationPools<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::Spring,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::Spring,
         items: "content",
         first_page: 0u32,
     };
@@ -3091,18 +3134,18 @@ impl<'a> ListMacRegistrationPools<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_MAC_REGISTRATION_POOL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_MAC_REGISTRATION_POOL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_mac_registration_pool",
     method: ruckus_one_runtime::Method::Post,
     path: "/macRegistrationPools",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
 };
 /// Request builder for `MacRegistrationsClient::create_mac_registration_pool` (Create MAC registration pool).
@@ -3111,7 +3154,7 @@ static CREATE_MAC_REGISTRATION_POOL: ruckus_one_runtime::Operation = ruckus_one_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateMacRegistrationPool<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateMacRegistrationPool<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3181,22 +3224,22 @@ impl<'a> CreateMacRegistrationPool<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static CREATE_MAC_REGISTRATION_POOL_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_MAC_REGISTRATION_POOL_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_mac_registration_pool_v1",
     method: ruckus_one_runtime::Method::Post,
     path: "/macRegistrationPools",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
 };
 /// Representations offered by `create_mac_registration_pool_v1`; the first is the default.
@@ -3212,7 +3255,7 @@ pub type CreateMacRegistrationPoolV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateMacRegistrationPoolV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateMacRegistrationPoolV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3256,22 +3299,22 @@ impl<'a> CreateMacRegistrationPoolV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_MAC_REGISTRATION_POOL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_MAC_REGISTRATION_POOL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_mac_registration_pool",
     method: ruckus_one_runtime::Method::Get,
     path: "/macRegistrationPools/{id}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
 };
 /// Representations offered by `get_mac_registration_pool`; the first is the default.
@@ -3287,7 +3330,7 @@ pub type GetMacRegistrationPoolVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetMacRegistrationPool<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetMacRegistrationPool<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3336,18 +3379,18 @@ impl<'a> GetMacRegistrationPool<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_MAC_REGISTRATION_POOL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_MAC_REGISTRATION_POOL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_mac_registration_pool",
     method: ruckus_one_runtime::Method::Delete,
     path: "/macRegistrationPools/{id}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
 };
 /// Request builder for `MacRegistrationsClient::delete_mac_registration_pool` (Delete MAC registration pool).
@@ -3356,7 +3399,7 @@ static DELETE_MAC_REGISTRATION_POOL: ruckus_one_runtime::Operation = ruckus_one_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteMacRegistrationPool<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteMacRegistrationPool<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3426,22 +3469,22 @@ impl<'a> DeleteMacRegistrationPool<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_MAC_REGISTRATION_POOL_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_MAC_REGISTRATION_POOL_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_mac_registration_pool_v1",
     method: ruckus_one_runtime::Method::Delete,
     path: "/macRegistrationPools/{id}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
 };
 /// Representations offered by `delete_mac_registration_pool_v1`; the first is the default.
@@ -3457,7 +3500,7 @@ pub type DeleteMacRegistrationPoolV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteMacRegistrationPoolV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteMacRegistrationPoolV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3506,22 +3549,22 @@ impl<'a> DeleteMacRegistrationPoolV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_MAC_REGISTRATION_POOLS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_MAC_REGISTRATION_POOLS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_mac_registration_pools",
     method: ruckus_one_runtime::Method::Post,
     path: "/macRegistrationPools/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
 };
 /// Representations offered by `query_mac_registration_pools`; the first is the default.
@@ -3538,7 +3581,7 @@ pub type QueryMacRegistrationPoolsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryMacRegistrationPools<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryMacRegistrationPools<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3580,8 +3623,8 @@ impl<'a> QueryMacRegistrationPools<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::Spring,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::Spring,
         items: "content",
         first_page: 0u32,
     };
@@ -3633,22 +3676,22 @@ impl<'a> QueryMacRegistrationPools<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_MAC_REGISTRATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_MAC_REGISTRATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_mac_registrations",
     method: ruckus_one_runtime::Method::Get,
     path: "/macRegistrationPools/{poolId}/registrations",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
 };
 /// Representations offered by `list_mac_registrations`; the first is the default.
@@ -3665,7 +3708,7 @@ pub type ListMacRegistrationsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMacRegistrations<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListMacRegistrations<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3707,8 +3750,8 @@ impl<'a> ListMacRegistrations<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::Spring,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::Spring,
         items: "content",
         first_page: 0u32,
     };
@@ -3760,18 +3803,18 @@ impl<'a> ListMacRegistrations<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_MAC_REGISTRATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_MAC_REGISTRATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_mac_registration",
     method: ruckus_one_runtime::Method::Post,
     path: "/macRegistrationPools/{poolId}/registrations",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
 };
 /// Request builder for `MacRegistrationsClient::create_mac_registration` (Create MAC registration).
@@ -3780,7 +3823,7 @@ static CREATE_MAC_REGISTRATION: ruckus_one_runtime::Operation = ruckus_one_runti
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateMacRegistration<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateMacRegistration<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3850,22 +3893,22 @@ impl<'a> CreateMacRegistration<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static CREATE_MAC_REGISTRATION_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_MAC_REGISTRATION_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_mac_registration_v1",
     method: ruckus_one_runtime::Method::Post,
     path: "/macRegistrationPools/{poolId}/registrations",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
 };
 /// Representations offered by `create_mac_registration_v1`; the first is the default.
@@ -3881,7 +3924,7 @@ pub type CreateMacRegistrationV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateMacRegistrationV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateMacRegistrationV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3930,18 +3973,18 @@ impl<'a> CreateMacRegistrationV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_MAC_REGISTRATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_MAC_REGISTRATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_mac_registrations",
     method: ruckus_one_runtime::Method::Delete,
     path: "/macRegistrationPools/{poolId}/registrations",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
 };
 /// Request builder for `MacRegistrationsClient::delete_mac_registrations` (Delete MAC registrations).
@@ -3950,7 +3993,7 @@ static DELETE_MAC_REGISTRATIONS: ruckus_one_runtime::Operation = ruckus_one_runt
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteMacRegistrations<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteMacRegistrations<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4020,22 +4063,22 @@ impl<'a> DeleteMacRegistrations<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_MAC_REGISTRATIONS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_MAC_REGISTRATIONS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_mac_registrations_v1",
     method: ruckus_one_runtime::Method::Delete,
     path: "/macRegistrationPools/{poolId}/registrations",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
 };
 /// Representations offered by `delete_mac_registrations_v1`; the first is the default.
@@ -4051,7 +4094,7 @@ pub type DeleteMacRegistrationsV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteMacRegistrationsV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteMacRegistrationsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4100,22 +4143,22 @@ impl<'a> DeleteMacRegistrationsV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_MAC_REGISTRATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_MAC_REGISTRATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_mac_registration",
     method: ruckus_one_runtime::Method::Get,
     path: "/macRegistrationPools/{poolId}/registrations/{id}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
 };
 /// Representations offered by `get_mac_registration`; the first is the default.
@@ -4131,7 +4174,7 @@ pub type GetMacRegistrationVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetMacRegistration<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetMacRegistration<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4180,18 +4223,18 @@ impl<'a> GetMacRegistration<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_MAC_REGISTRATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_MAC_REGISTRATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_mac_registration",
     method: ruckus_one_runtime::Method::Delete,
     path: "/macRegistrationPools/{poolId}/registrations/{id}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
 };
 /// Request builder for `MacRegistrationsClient::delete_mac_registration` (Delete MAC registration).
@@ -4200,7 +4243,7 @@ static DELETE_MAC_REGISTRATION: ruckus_one_runtime::Operation = ruckus_one_runti
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteMacRegistration<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteMacRegistration<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4270,22 +4313,22 @@ impl<'a> DeleteMacRegistration<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_MAC_REGISTRATION_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_MAC_REGISTRATION_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_mac_registration_v1",
     method: ruckus_one_runtime::Method::Delete,
     path: "/macRegistrationPools/{poolId}/registrations/{id}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
 };
 /// Representations offered by `delete_mac_registration_v1`; the first is the default.
@@ -4301,7 +4344,7 @@ pub type DeleteMacRegistrationV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteMacRegistrationV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteMacRegistrationV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4350,22 +4393,22 @@ impl<'a> DeleteMacRegistrationV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_MAC_REGISTRATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_MAC_REGISTRATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_mac_registrations",
     method: ruckus_one_runtime::Method::Post,
     path: "/macRegistrationPools/{poolId}/registrations/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
 };
 /// Representations offered by `query_mac_registrations`; the first is the default.
@@ -4382,7 +4425,7 @@ pub type QueryMacRegistrationsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryMacRegistrations<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryMacRegistrations<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4424,8 +4467,8 @@ impl<'a> QueryMacRegistrations<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::Spring,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::Spring,
         items: "content",
         first_page: 0u32,
     };
@@ -4477,22 +4520,22 @@ impl<'a> QueryMacRegistrations<'a> {
         self.req.send_json_with_response()
     }
 }
-static ADD_POLICY_SET_TO_MAC_REGISTRATION_POOL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ADD_POLICY_SET_TO_MAC_REGISTRATION_POOL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_policy_set_to_mac_registration_pool",
     method: ruckus_one_runtime::Method::Put,
     path: "/macRegistrationPools/{id}/policySets/{policySetId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
 };
 /// Representations offered by `add_policy_set_to_mac_registration_pool`; the first is the default.
@@ -4508,7 +4551,7 @@ pub type AddPolicySetToMacRegistrationPoolVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddPolicySetToMacRegistrationPool<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> AddPolicySetToMacRegistrationPool<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4587,22 +4630,22 @@ impl<'a> AddPolicySetToMacRegistrationPool<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static REMOVE_POLICY_SET_FROM_MAC_REGISTRATION_POOL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static REMOVE_POLICY_SET_FROM_MAC_REGISTRATION_POOL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_policy_set_from_mac_registration_pool",
     method: ruckus_one_runtime::Method::Delete,
     path: "/macRegistrationPools/{id}/policySets/{policySetId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
 };
 /// Representations offered by `remove_policy_set_from_mac_registration_pool`; the first is the default.
@@ -4618,7 +4661,7 @@ pub type RemovePolicySetFromMacRegistrationPoolVersion = super::versions::V1OrJs
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemovePolicySetFromMacRegistrationPool<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> RemovePolicySetFromMacRegistrationPool<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4700,22 +4743,22 @@ impl<'a> RemovePolicySetFromMacRegistrationPool<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static LIST_WIFI_NETWORK_MAC_REGISTRATION_POOLS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_WIFI_NETWORK_MAC_REGISTRATION_POOLS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_wifi_network_mac_registration_pools",
     method: ruckus_one_runtime::Method::Get,
     path: "/wifiNetworks/{networkId}/macRegistrationPools",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
 };
 /// Representations offered by `list_wifi_network_mac_registration_pools`; the first is the default.
@@ -4731,7 +4774,7 @@ pub type ListWifiNetworkMacRegistrationPoolsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListWifiNetworkMacRegistrationPools<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListWifiNetworkMacRegistrationPools<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4783,26 +4826,26 @@ impl<'a> ListWifiNetworkMacRegistrationPools<'a> {
         self.req.send_json_with_response()
     }
 }
-static IMPORT_REGISTRATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static IMPORT_REGISTRATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "import_registrations",
     method: ruckus_one_runtime::Method::Post,
     path: "/macRegistrationPools/{poolId}/registrations/csvFile",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("multipart/form-data"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("multipart/form-data"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("multipart/form-data"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
 };
 /// Representations offered by `import_registrations`; the first is the default.
@@ -4820,7 +4863,7 @@ pub type ImportRegistrationsVersion = super::versions::V1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ImportRegistrations<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ImportRegistrations<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4902,26 +4945,26 @@ impl<'a> ImportRegistrations<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static UPDATE_REGISTRATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_REGISTRATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_registration",
     method: ruckus_one_runtime::Method::Patch,
     path: "/macRegistrationPools/{poolId}/registrations/{id}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
 };
 /// Representations offered by `update_registration`; the first is the default.
@@ -4938,7 +4981,7 @@ pub type UpdateRegistrationVersion = super::versions::V1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateRegistration<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateRegistration<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5011,26 +5054,26 @@ impl<'a> UpdateRegistration<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static UPDATE_POOL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_POOL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_pool",
     method: ruckus_one_runtime::Method::Patch,
     path: "/macRegistrationPools/{id}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
 };
 /// Representations offered by `update_pool`; the first is the default.
@@ -5047,7 +5090,7 @@ pub type UpdatePoolVersion = super::versions::V1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdatePool<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdatePool<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).

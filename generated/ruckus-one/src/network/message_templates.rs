@@ -26,7 +26,10 @@ pub struct MessageRegistration {
 }
 impl serde::Serialize for MessageRegistration {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &MessageRegistration, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &MessageRegistration,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.field("templateId", &v.template_id);
             w.field("usageLocalizationKey", &v.usage_localization_key);
@@ -35,7 +38,7 @@ impl serde::Serialize for MessageRegistration {
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -45,8 +48,11 @@ impl<'de> serde::Deserialize<'de> for MessageRegistration {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MessageRegistration, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            MessageRegistration,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = MessageRegistration {
                 id: f.optional("id"),
                 template_id: f.required("templateId")?,
@@ -59,7 +65,7 @@ impl<'de> serde::Deserialize<'de> for MessageRegistration {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MessageRegistration"))
     }
 }
@@ -122,14 +128,17 @@ pub struct PageInformation {
 }
 impl serde::Serialize for PageInformation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PageInformation, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &PageInformation,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
             w.optional("pageSize", &v.page_size);
             w.optional("pageCount", &v.page_count);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -139,8 +148,8 @@ impl<'de> serde::Deserialize<'de> for PageInformation {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PageInformation, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<PageInformation, ruckus_one_runtime::internal::object::FieldError> {
             let value = PageInformation {
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
@@ -151,7 +160,7 @@ impl<'de> serde::Deserialize<'de> for PageInformation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PageInformation"))
     }
 }
@@ -207,14 +216,14 @@ impl serde::Serialize for PagedRegistrationsRestResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &PagedRegistrationsRestResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("paging", &v.paging);
             w.optional("content", &v.content);
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -224,10 +233,10 @@ impl<'de> serde::Deserialize<'de> for PagedRegistrationsRestResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             PagedRegistrationsRestResponse,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = PagedRegistrationsRestResponse {
                 paging: f.optional("paging"),
@@ -238,7 +247,7 @@ impl<'de> serde::Deserialize<'de> for PagedRegistrationsRestResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PagedRegistrationsRestResponse"))
     }
 }
@@ -291,14 +300,14 @@ impl serde::Serialize for PagedTemplateScopesRestResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &PagedTemplateScopesRestResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("paging", &v.paging);
             w.optional("content", &v.content);
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -308,10 +317,10 @@ impl<'de> serde::Deserialize<'de> for PagedTemplateScopesRestResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             PagedTemplateScopesRestResponse,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = PagedTemplateScopesRestResponse {
                 paging: f.optional("paging"),
@@ -322,7 +331,7 @@ impl<'de> serde::Deserialize<'de> for PagedTemplateScopesRestResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PagedTemplateScopesRestResponse"))
     }
 }
@@ -375,14 +384,14 @@ impl serde::Serialize for PagedTemplatesRestResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &PagedTemplatesRestResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("paging", &v.paging);
             w.optional("content", &v.content);
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -392,8 +401,11 @@ impl<'de> serde::Deserialize<'de> for PagedTemplatesRestResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PagedTemplatesRestResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            PagedTemplatesRestResponse,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = PagedTemplatesRestResponse {
                 paging: f.optional("paging"),
                 content: f.optional("content"),
@@ -403,7 +415,7 @@ impl<'de> serde::Deserialize<'de> for PagedTemplatesRestResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PagedTemplatesRestResponse"))
     }
 }
@@ -456,14 +468,14 @@ impl serde::Serialize for PagedVariablesRestResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &PagedVariablesRestResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("paging", &v.paging);
             w.optional("content", &v.content);
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -473,8 +485,11 @@ impl<'de> serde::Deserialize<'de> for PagedVariablesRestResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PagedVariablesRestResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            PagedVariablesRestResponse,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = PagedVariablesRestResponse {
                 paging: f.optional("paging"),
                 content: f.optional("content"),
@@ -484,7 +499,7 @@ impl<'de> serde::Deserialize<'de> for PagedVariablesRestResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PagedVariablesRestResponse"))
     }
 }
@@ -539,7 +554,7 @@ pub struct Template {
 }
 impl serde::Serialize for Template {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Template, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Template, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.optional("nameLocalizationKey", &v.name_localization_key);
             w.field("userProvidedName", &v.user_provided_name);
@@ -549,7 +564,7 @@ impl serde::Serialize for Template {
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -559,8 +574,8 @@ impl<'de> serde::Deserialize<'de> for Template {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Template, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Template, ruckus_one_runtime::internal::object::FieldError> {
             let value = Template {
                 id: f.optional("id"),
                 name_localization_key: f.optional("nameLocalizationKey"),
@@ -574,7 +589,7 @@ impl<'de> serde::Deserialize<'de> for Template {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Template"))
     }
 }
@@ -644,7 +659,10 @@ pub struct TemplateScope {
 }
 impl serde::Serialize for TemplateScope {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &TemplateScope, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &TemplateScope,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("messageType", &v.message_type);
             w.optional("nameLocalizationKey", &v.name_localization_key);
@@ -653,7 +671,7 @@ impl serde::Serialize for TemplateScope {
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -663,8 +681,8 @@ impl<'de> serde::Deserialize<'de> for TemplateScope {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<TemplateScope, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<TemplateScope, ruckus_one_runtime::internal::object::FieldError> {
             let value = TemplateScope {
                 id: f.optional("id"),
                 message_type: f.optional("messageType"),
@@ -677,7 +695,7 @@ impl<'de> serde::Deserialize<'de> for TemplateScope {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("TemplateScope"))
     }
 }
@@ -807,7 +825,7 @@ pub struct Variable {
 }
 impl serde::Serialize for Variable {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Variable, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Variable, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("variableKey", &v.variable_key);
             w.optional("nameLocalizationKey", &v.name_localization_key);
             w.optional("defaultValue", &v.default_value);
@@ -815,7 +833,7 @@ impl serde::Serialize for Variable {
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -825,8 +843,8 @@ impl<'de> serde::Deserialize<'de> for Variable {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Variable, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Variable, ruckus_one_runtime::internal::object::FieldError> {
             let value = Variable {
                 variable_key: f.optional("variableKey"),
                 name_localization_key: f.optional("nameLocalizationKey"),
@@ -838,7 +856,7 @@ impl<'de> serde::Deserialize<'de> for Variable {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Variable"))
     }
 }
@@ -924,7 +942,7 @@ impl<'a> MessageTemplatesClient<'a> {
     pub fn msg_template_get_all_template_scopes(
         &self,
     ) -> MsgTemplateGetAllTemplateScopes<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &MSG_TEMPLATE_GET_ALL_TEMPLATE_SCOPES,
             &[],
@@ -952,7 +970,7 @@ impl<'a> MessageTemplatesClient<'a> {
         &self,
         template_scope_id: &str,
     ) -> MsgTemplateGetTemplateScope<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &MSG_TEMPLATE_GET_TEMPLATE_SCOPE,
             &[template_scope_id],
@@ -981,7 +999,7 @@ impl<'a> MessageTemplatesClient<'a> {
         &self,
         template_scope_id: &str,
     ) -> MsgTemplateGetVariablesForTemplateScope<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &MSG_TEMPLATE_GET_VARIABLES_FOR_TEMPLATE_SCOPE,
             &[template_scope_id],
@@ -1012,7 +1030,7 @@ impl<'a> MessageTemplatesClient<'a> {
         &self,
         template_scope_id: &str,
     ) -> MsgTemplateGetTemplatesForScope<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &MSG_TEMPLATE_GET_TEMPLATES_FOR_SCOPE,
             &[template_scope_id],
@@ -1049,7 +1067,7 @@ impl<'a> MessageTemplatesClient<'a> {
         template_scope_id: &str,
         template_id: &str,
     ) -> MsgTemplateGetAllTemplateRegistrations<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &MSG_TEMPLATE_GET_ALL_TEMPLATE_REGISTRATIONS,
             &[template_scope_id, template_id],
@@ -1078,7 +1096,7 @@ impl<'a> MessageTemplatesClient<'a> {
         template_scope_id: &str,
         generic_template_id: &str,
     ) -> MsgTemplateGetTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &MSG_TEMPLATE_GET_TEMPLATE,
             &[template_scope_id, generic_template_id],
@@ -1107,7 +1125,7 @@ impl<'a> MessageTemplatesClient<'a> {
         &self,
         template_scope_id: &str,
     ) -> MsgTemplateGetAllRegistrations<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &MSG_TEMPLATE_GET_ALL_REGISTRATIONS,
             &[template_scope_id],
@@ -1138,7 +1156,7 @@ impl<'a> MessageTemplatesClient<'a> {
         template_scope_id: &str,
         registration_id: &str,
     ) -> MsgTemplateGetRegistration<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &MSG_TEMPLATE_GET_REGISTRATION,
             &[template_scope_id, registration_id],
@@ -1146,18 +1164,18 @@ impl<'a> MessageTemplatesClient<'a> {
         MsgTemplateGetRegistration { req }
     }
 }
-static MSG_TEMPLATE_GET_ALL_TEMPLATE_SCOPES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static MSG_TEMPLATE_GET_ALL_TEMPLATE_SCOPES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "msg_template_get_all_template_scopes",
     method: ruckus_one_runtime::Method::Get,
     path: "/templateScopes",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MESSAGE_TEMPLATES,
 };
 /// Request builder for `MessageTemplatesClient::msg_template_get_all_template_scopes` (Msg template get all template scopes).
@@ -1167,7 +1185,7 @@ static MSG_TEMPLATE_GET_ALL_TEMPLATE_SCOPES: ruckus_one_runtime::Operation = ruc
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct MsgTemplateGetAllTemplateScopes<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> MsgTemplateGetAllTemplateScopes<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1200,8 +1218,8 @@ impl<'a> MsgTemplateGetAllTemplateScopes<'a> {
         self.req.query("sort", &sort);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::Spring,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::Spring,
         items: "content",
         first_page: 0u32,
     };
@@ -1255,18 +1273,18 @@ impl<'a> MsgTemplateGetAllTemplateScopes<'a> {
         self.req.send_json_with_response()
     }
 }
-static MSG_TEMPLATE_GET_TEMPLATE_SCOPE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static MSG_TEMPLATE_GET_TEMPLATE_SCOPE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "msg_template_get_template_scope",
     method: ruckus_one_runtime::Method::Get,
     path: "/templateScopes/{templateScopeId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MESSAGE_TEMPLATES,
 };
 /// Request builder for `MessageTemplatesClient::msg_template_get_template_scope` (Msg template get template scope).
@@ -1276,7 +1294,7 @@ static MSG_TEMPLATE_GET_TEMPLATE_SCOPE: ruckus_one_runtime::Operation = ruckus_o
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct MsgTemplateGetTemplateScope<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> MsgTemplateGetTemplateScope<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1327,18 +1345,18 @@ impl<'a> MsgTemplateGetTemplateScope<'a> {
         self.req.send_json_with_response()
     }
 }
-static MSG_TEMPLATE_GET_VARIABLES_FOR_TEMPLATE_SCOPE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static MSG_TEMPLATE_GET_VARIABLES_FOR_TEMPLATE_SCOPE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "msg_template_get_variables_for_template_scope",
     method: ruckus_one_runtime::Method::Get,
     path: "/templateScopes/{templateScopeId}/variables",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MESSAGE_TEMPLATES,
 };
 /// Request builder for `MessageTemplatesClient::msg_template_get_variables_for_template_scope` (Msg template get variables for template scope).
@@ -1348,7 +1366,7 @@ static MSG_TEMPLATE_GET_VARIABLES_FOR_TEMPLATE_SCOPE: ruckus_one_runtime::Operat
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct MsgTemplateGetVariablesForTemplateScope<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> MsgTemplateGetVariablesForTemplateScope<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1381,8 +1399,8 @@ impl<'a> MsgTemplateGetVariablesForTemplateScope<'a> {
         self.req.query("sort", &sort);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::Spring,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::Spring,
         items: "content",
         first_page: 0u32,
     };
@@ -1434,18 +1452,18 @@ impl<'a> MsgTemplateGetVariablesForTemplateScope<'a> {
         self.req.send_json_with_response()
     }
 }
-static MSG_TEMPLATE_GET_TEMPLATES_FOR_SCOPE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static MSG_TEMPLATE_GET_TEMPLATES_FOR_SCOPE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "msg_template_get_templates_for_scope",
     method: ruckus_one_runtime::Method::Get,
     path: "/templateScopes/{templateScopeId}/templates",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MESSAGE_TEMPLATES,
 };
 /// Request builder for `MessageTemplatesClient::msg_template_get_templates_for_scope` (Msg template get templates for scope).
@@ -1455,7 +1473,7 @@ static MSG_TEMPLATE_GET_TEMPLATES_FOR_SCOPE: ruckus_one_runtime::Operation = ruc
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct MsgTemplateGetTemplatesForScope<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> MsgTemplateGetTemplatesForScope<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1488,8 +1506,8 @@ impl<'a> MsgTemplateGetTemplatesForScope<'a> {
         self.req.query("sort", &sort);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::Spring,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::Spring,
         items: "content",
         first_page: 0u32,
     };
@@ -1541,18 +1559,18 @@ impl<'a> MsgTemplateGetTemplatesForScope<'a> {
         self.req.send_json_with_response()
     }
 }
-static MSG_TEMPLATE_GET_ALL_TEMPLATE_REGISTRATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static MSG_TEMPLATE_GET_ALL_TEMPLATE_REGISTRATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "msg_template_get_all_template_registrations",
     method: ruckus_one_runtime::Method::Get,
     path: "/templateScopes/{templateScopeId}/templates/{templateId}/registrations",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MESSAGE_TEMPLATES,
 };
 /// Request builder for `MessageTemplatesClient::msg_template_get_all_template_registrations` (Msg template get all template registrations).
@@ -1562,7 +1580,7 @@ static MSG_TEMPLATE_GET_ALL_TEMPLATE_REGISTRATIONS: ruckus_one_runtime::Operatio
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct MsgTemplateGetAllTemplateRegistrations<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> MsgTemplateGetAllTemplateRegistrations<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1595,8 +1613,8 @@ impl<'a> MsgTemplateGetAllTemplateRegistrations<'a> {
         self.req.query("sort", &sort);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::Spring,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::Spring,
         items: "content",
         first_page: 0u32,
     };
@@ -1648,18 +1666,18 @@ impl<'a> MsgTemplateGetAllTemplateRegistrations<'a> {
         self.req.send_json_with_response()
     }
 }
-static MSG_TEMPLATE_GET_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static MSG_TEMPLATE_GET_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "msg_template_get_template",
     method: ruckus_one_runtime::Method::Get,
     path: "/templateScopes/{templateScopeId}/templates/{genericTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MESSAGE_TEMPLATES,
 };
 /// Request builder for `MessageTemplatesClient::msg_template_get_template` (Msg template get template).
@@ -1668,7 +1686,7 @@ static MSG_TEMPLATE_GET_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_run
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct MsgTemplateGetTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> MsgTemplateGetTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1709,18 +1727,18 @@ impl<'a> MsgTemplateGetTemplate<'a> {
         self.req.send_json_with_response()
     }
 }
-static MSG_TEMPLATE_GET_ALL_REGISTRATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static MSG_TEMPLATE_GET_ALL_REGISTRATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "msg_template_get_all_registrations",
     method: ruckus_one_runtime::Method::Get,
     path: "/templateScopes/{templateScopeId}/registrations",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MESSAGE_TEMPLATES,
 };
 /// Request builder for `MessageTemplatesClient::msg_template_get_all_registrations` (Msg template get all registrations).
@@ -1730,7 +1748,7 @@ static MSG_TEMPLATE_GET_ALL_REGISTRATIONS: ruckus_one_runtime::Operation = rucku
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct MsgTemplateGetAllRegistrations<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> MsgTemplateGetAllRegistrations<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1763,8 +1781,8 @@ impl<'a> MsgTemplateGetAllRegistrations<'a> {
         self.req.query("sort", &sort);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::Spring,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::Spring,
         items: "content",
         first_page: 0u32,
     };
@@ -1816,18 +1834,18 @@ impl<'a> MsgTemplateGetAllRegistrations<'a> {
         self.req.send_json_with_response()
     }
 }
-static MSG_TEMPLATE_GET_REGISTRATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static MSG_TEMPLATE_GET_REGISTRATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "msg_template_get_registration",
     method: ruckus_one_runtime::Method::Get,
     path: "/templateScopes/{templateScopeId}/registrations/{registrationId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MESSAGE_TEMPLATES,
 };
 /// Request builder for `MessageTemplatesClient::msg_template_get_registration` (Msg template get registration).
@@ -1836,7 +1854,7 @@ static MSG_TEMPLATE_GET_REGISTRATION: ruckus_one_runtime::Operation = ruckus_one
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct MsgTemplateGetRegistration<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> MsgTemplateGetRegistration<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).

@@ -509,7 +509,7 @@ pub struct NetworkVenueWifiTemplatesFeatureIsOff;
 /// Service `wifi`: Wi-Fi networks, APs, AP groups, venue Wi-Fi settings, policies and profiles.
 ///
 /// Rate limit: 200 calls at once, 100 back per second, per tenant; Provenance: reference (wifi_api-17.3.3.205.yaml info.description (Rate Limit: applied to each tenant, a maximum of 200 calls per second, 100 returned each second)).
-pub static SERVICE_WIFI: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+pub static SERVICE_WIFI: ruckus_one_runtime::internal::Service = ruckus_one_runtime::internal::Service {
     name: "wifi",
     rate_limit: Some(ruckus_one_runtime::RateLimit {
         max: 200,
@@ -520,7 +520,7 @@ pub static SERVICE_WIFI: ruckus_one_runtime::Service = ruckus_one_runtime::Servi
 /// Service `venue`: Venues.
 ///
 /// Rate limit: 200 calls at once, 100 back per second, per tenant; Provenance: reference (venue_service_api-0.2.8.yaml info.description (Rate Limit: applied to each tenant, a maximum of 200 calls per second, 100 returned each second)).
-pub static SERVICE_VENUE: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+pub static SERVICE_VENUE: ruckus_one_runtime::internal::Service = ruckus_one_runtime::internal::Service {
     name: "venue",
     rate_limit: Some(ruckus_one_runtime::RateLimit {
         max: 200,
@@ -531,7 +531,7 @@ pub static SERVICE_VENUE: ruckus_one_runtime::Service = ruckus_one_runtime::Serv
 /// Service `tenant`: Tenants, administrators and branding.
 ///
 /// Rate limit: 200 calls at once, 100 back per second, per tenant; Provenance: reference (tenant_management-0.3.0.yaml info.description (Rate Limit: applied to each tenant, a maximum of 200 calls per second, 100 returned each second)).
-pub static SERVICE_TENANT: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+pub static SERVICE_TENANT: ruckus_one_runtime::internal::Service = ruckus_one_runtime::internal::Service {
     name: "tenant",
     rate_limit: Some(ruckus_one_runtime::RateLimit {
         max: 200,
@@ -542,7 +542,7 @@ pub static SERVICE_TENANT: ruckus_one_runtime::Service = ruckus_one_runtime::Ser
 /// Service `guest`: Guest users and portal service profiles.
 ///
 /// Rate limit: 200 calls at once, 100 back per second, per tenant; Provenance: reference (guest_api-1.7.1.yaml info.description (Rate Limit: applied to each tenant, a maximum of 200 calls per second, 100 returned each second)).
-pub static SERVICE_GUEST: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+pub static SERVICE_GUEST: ruckus_one_runtime::internal::Service = ruckus_one_runtime::internal::Service {
     name: "guest",
     rate_limit: Some(ruckus_one_runtime::RateLimit {
         max: 200,
@@ -553,7 +553,7 @@ pub static SERVICE_GUEST: ruckus_one_runtime::Service = ruckus_one_runtime::Serv
 /// Service `edge`: RUCKUS Edge clusters and their services.
 ///
 /// Rate limit: 200 calls at once, 100 back per second, per tenant; Provenance: reference (ruckus_edge_api-1.0.3.yaml info.description (Rate Limit: applied to each tenant, a maximum of 200 calls per second, 100 returned each second)).
-pub static SERVICE_EDGE: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+pub static SERVICE_EDGE: ruckus_one_runtime::internal::Service = ruckus_one_runtime::internal::Service {
     name: "edge",
     rate_limit: Some(ruckus_one_runtime::RateLimit {
         max: 200,
@@ -564,7 +564,7 @@ pub static SERVICE_EDGE: ruckus_one_runtime::Service = ruckus_one_runtime::Servi
 /// Service `external_auth`: SAML identity provider profiles.
 ///
 /// Rate limit: 200 calls at once, 100 back per second, per tenant; Provenance: reference (external_auth_api-0.0.1.yaml info.description (Rate Limit: applied to each tenant, a maximum of 200 calls per second, 100 returned each second)).
-pub static SERVICE_EXTERNAL_AUTH: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+pub static SERVICE_EXTERNAL_AUTH: ruckus_one_runtime::internal::Service = ruckus_one_runtime::internal::Service {
     name: "external_auth",
     rate_limit: Some(ruckus_one_runtime::RateLimit {
         max: 200,
@@ -575,7 +575,7 @@ pub static SERVICE_EXTERNAL_AUTH: ruckus_one_runtime::Service = ruckus_one_runti
 /// Service `file`: Signed upload and download URLs (no operation of this spec yet).
 ///
 /// Rate limit: 200 calls at once, 100 back per second, per tenant; Provenance: reference (file_service_api-0.2.7.yaml info.description (Rate Limit: applied to each tenant, a maximum of 200 calls per second, 100 returned each second)).
-pub static SERVICE_FILE: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+pub static SERVICE_FILE: ruckus_one_runtime::internal::Service = ruckus_one_runtime::internal::Service {
     name: "file",
     rate_limit: Some(ruckus_one_runtime::RateLimit {
         max: 200,
@@ -586,7 +586,7 @@ pub static SERVICE_FILE: ruckus_one_runtime::Service = ruckus_one_runtime::Servi
 /// Service `switch`: Switches, their networking, profiles, firmware and AAA.
 ///
 /// Rate limit: 20 calls at once, 10 back per second, per tenant; Provenance: reference (switch_service_api-0.4.0.yaml info.description (Rate Limit: applied to each tenant, a maximum of 20 calls per second, 10 returned each second)).
-pub static SERVICE_SWITCH: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+pub static SERVICE_SWITCH: ruckus_one_runtime::internal::Service = ruckus_one_runtime::internal::Service {
     name: "switch",
     rate_limit: Some(ruckus_one_runtime::RateLimit {
         max: 20,
@@ -597,7 +597,7 @@ pub static SERVICE_SWITCH: ruckus_one_runtime::Service = ruckus_one_runtime::Ser
 /// Service `policy`: Policy management.
 ///
 /// Rate limit: 40 calls at once, 20 back per second, per tenant; Provenance: reference (policy_management_api-0.0.3.yaml info.description (Rate Limit: applied to each tenant, a maximum of 40 calls per second, 20 returned each second)).
-pub static SERVICE_POLICY: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+pub static SERVICE_POLICY: ruckus_one_runtime::internal::Service = ruckus_one_runtime::internal::Service {
     name: "policy",
     rate_limit: Some(ruckus_one_runtime::RateLimit {
         max: 40,
@@ -608,7 +608,7 @@ pub static SERVICE_POLICY: ruckus_one_runtime::Service = ruckus_one_runtime::Ser
 /// Service `workflow`: Workflow management (no operation of this spec yet).
 ///
 /// Rate limit: 100 calls at once, 50 back per second, per tenant; Provenance: reference (workflow_management_api-0.0.3.yaml info.description (Rate Limit: applied to each tenant, a maximum of 100 calls per second, 50 returned each second)).
-pub static SERVICE_WORKFLOW: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+pub static SERVICE_WORKFLOW: ruckus_one_runtime::internal::Service = ruckus_one_runtime::internal::Service {
     name: "workflow",
     rate_limit: Some(ruckus_one_runtime::RateLimit {
         max: 100,
@@ -619,7 +619,7 @@ pub static SERVICE_WORKFLOW: ruckus_one_runtime::Service = ruckus_one_runtime::S
 /// Service `workflow_actions`: Workflow actions (no operation of this spec yet).
 ///
 /// Rate limit: 60 calls at once, 30 back per second, per property; Provenance: reference (workflow_actions_api-0.0.2.yaml info.description (Rate Limit: applied to each property, a maximum of 60 calls per second, 30 returned each second)).
-pub static SERVICE_WORKFLOW_ACTIONS: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+pub static SERVICE_WORKFLOW_ACTIONS: ruckus_one_runtime::internal::Service = ruckus_one_runtime::internal::Service {
     name: "workflow_actions",
     rate_limit: Some(ruckus_one_runtime::RateLimit {
         max: 60,
@@ -630,7 +630,7 @@ pub static SERVICE_WORKFLOW_ACTIONS: ruckus_one_runtime::Service = ruckus_one_ru
 /// Service `admin_enrollment`: Admin enrollment (no operation of this spec yet).
 ///
 /// Rate limit: 60 calls at once, 30 back per second, per property; Provenance: reference (admin_enrollment_rest_api-0.0.1.yaml info.description (Rate Limit: applied to each property, a maximum of 60 calls per second, 30 returned each second)).
-pub static SERVICE_ADMIN_ENROLLMENT: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+pub static SERVICE_ADMIN_ENROLLMENT: ruckus_one_runtime::internal::Service = ruckus_one_runtime::internal::Service {
     name: "admin_enrollment",
     rate_limit: Some(ruckus_one_runtime::RateLimit {
         max: 60,
@@ -641,7 +641,7 @@ pub static SERVICE_ADMIN_ENROLLMENT: ruckus_one_runtime::Service = ruckus_one_ru
 /// Service `device_enrollment`: Device enrollment (no operation of this spec yet).
 ///
 /// Rate limit: 60 calls at once, 30 back per second, per workflow; Provenance: reference (device_enrollment_rest_api-0.0.1.yaml info.description (Rate Limit: applied to each workflow, a maximum of 60 calls per second, 30 returned each second)).
-pub static SERVICE_DEVICE_ENROLLMENT: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+pub static SERVICE_DEVICE_ENROLLMENT: ruckus_one_runtime::internal::Service = ruckus_one_runtime::internal::Service {
     name: "device_enrollment",
     rate_limit: Some(ruckus_one_runtime::RateLimit {
         max: 60,
@@ -652,7 +652,7 @@ pub static SERVICE_DEVICE_ENROLLMENT: ruckus_one_runtime::Service = ruckus_one_r
 /// Service `radius_attribute_groups`: RADIUS attribute groups (no operation of this spec yet).
 ///
 /// Rate limit: 60 calls at once, 30 back per second, per tenant; Provenance: reference (radius_attribute_group_management_api-1.0.8.yaml info.description (Rate Limit: applied to each tenant, a maximum of 60 calls per second, 30 returned each second)).
-pub static SERVICE_RADIUS_ATTRIBUTE_GROUPS: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+pub static SERVICE_RADIUS_ATTRIBUTE_GROUPS: ruckus_one_runtime::internal::Service = ruckus_one_runtime::internal::Service {
     name: "radius_attribute_groups",
     rate_limit: Some(ruckus_one_runtime::RateLimit {
         max: 60,
@@ -663,98 +663,98 @@ pub static SERVICE_RADIUS_ATTRIBUTE_GROUPS: ruckus_one_runtime::Service = ruckus
 /// Service `viewmodel`: The query ("view model") service behind most `.../query` operations.
 ///
 /// No published rate limit; Provenance: reference (viewmodel_service_api-1.0.42.yaml (publishes no rate limit)).
-pub static SERVICE_VIEWMODEL: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+pub static SERVICE_VIEWMODEL: ruckus_one_runtime::internal::Service = ruckus_one_runtime::internal::Service {
     name: "viewmodel",
     rate_limit: None,
 };
 /// Service `activities`: The activity resource of asynchronous writes.
 ///
 /// No published rate limit; Provenance: reference (activities_api-0.0.1.yaml (publishes no rate limit)).
-pub static SERVICE_ACTIVITIES: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+pub static SERVICE_ACTIVITIES: ruckus_one_runtime::internal::Service = ruckus_one_runtime::internal::Service {
     name: "activities",
     rate_limit: None,
 };
 /// Service `certificates`: Certificates, authorities, templates and SCEP.
 ///
 /// No published rate limit; Provenance: reference (certificate_template_api-0.0.1.yaml (publishes no rate limit)).
-pub static SERVICE_CERTIFICATES: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+pub static SERVICE_CERTIFICATES: ruckus_one_runtime::internal::Service = ruckus_one_runtime::internal::Service {
     name: "certificates",
     rate_limit: None,
 };
 /// Service `config_templates`: Configuration templates.
 ///
 /// No published rate limit; Provenance: reference (config_template_service_api-1.0.0.yaml (publishes no rate limit)).
-pub static SERVICE_CONFIG_TEMPLATES: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+pub static SERVICE_CONFIG_TEMPLATES: ruckus_one_runtime::internal::Service = ruckus_one_runtime::internal::Service {
     name: "config_templates",
     rate_limit: None,
 };
 /// Service `dpsk`: DPSK pools and passphrases.
 ///
 /// No published rate limit; Provenance: reference (dpsk_service-0.0.3.yaml (publishes no rate limit)).
-pub static SERVICE_DPSK: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+pub static SERVICE_DPSK: ruckus_one_runtime::internal::Service = ruckus_one_runtime::internal::Service {
     name: "dpsk",
     rate_limit: None,
 };
 /// Service `entitlements`: Entitlements.
 ///
 /// No published rate limit; Provenance: reference (manage_entitlements_api-0.2.0.yaml (publishes no rate limit)).
-pub static SERVICE_ENTITLEMENTS: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+pub static SERVICE_ENTITLEMENTS: ruckus_one_runtime::internal::Service = ruckus_one_runtime::internal::Service {
     name: "entitlements",
     rate_limit: None,
 };
 /// Service `entitlement_assignments`: Entitlement assignments.
 ///
 /// No published rate limit; Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml (publishes no rate limit)).
-pub static SERVICE_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+pub static SERVICE_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::internal::Service = ruckus_one_runtime::internal::Service {
     name: "entitlement_assignments",
     rate_limit: None,
 };
 /// Service `events_alarms`: Events and alarms.
 ///
 /// No published rate limit; Provenance: reference (events_and_alarms_api-0.0.3.yaml (publishes no rate limit)).
-pub static SERVICE_EVENTS_ALARMS: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+pub static SERVICE_EVENTS_ALARMS: ruckus_one_runtime::internal::Service = ruckus_one_runtime::internal::Service {
     name: "events_alarms",
     rate_limit: None,
 };
 /// Service `identity`: Identity groups and identities.
 ///
 /// No published rate limit; Provenance: reference (identity_management-0.0.2.yaml (publishes no rate limit)).
-pub static SERVICE_IDENTITY: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+pub static SERVICE_IDENTITY: ruckus_one_runtime::internal::Service = ruckus_one_runtime::internal::Service {
     name: "identity",
     rate_limit: None,
 };
 /// Service `mac_registration`: MAC registration pools and registrations.
 ///
 /// No published rate limit; Provenance: reference (mac_registration_api-0.0.1.yaml (publishes no rate limit)).
-pub static SERVICE_MAC_REGISTRATION: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+pub static SERVICE_MAC_REGISTRATION: ruckus_one_runtime::internal::Service = ruckus_one_runtime::internal::Service {
     name: "mac_registration",
     rate_limit: None,
 };
 /// Service `msp`: Managed-service-provider services.
 ///
 /// No published rate limit; Provenance: reference (msp_services-0.3.3.yaml (publishes no rate limit)).
-pub static SERVICE_MSP: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+pub static SERVICE_MSP: ruckus_one_runtime::internal::Service = ruckus_one_runtime::internal::Service {
     name: "msp",
     rate_limit: None,
 };
 /// Service `adaptive_policy`: Adaptive policies, their sets, conditions and templates.
 ///
 /// No published rate limit; Provenance: reference (adaptive_policy_management-0.0.9.yaml (publishes no rate limit)).
-pub static SERVICE_ADAPTIVE_POLICY: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+pub static SERVICE_ADAPTIVE_POLICY: ruckus_one_runtime::internal::Service = ruckus_one_runtime::internal::Service {
     name: "adaptive_policy",
     rate_limit: None,
 };
 /// Service `property_management`: Properties of multi-dwelling units, their units and residents.
 ///
 /// No published rate limit; Provenance: reference (property_management-1.0.1.yaml (publishes no rate limit)).
-pub static SERVICE_PROPERTY_MANAGEMENT: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+pub static SERVICE_PROPERTY_MANAGEMENT: ruckus_one_runtime::internal::Service = ruckus_one_runtime::internal::Service {
     name: "property_management",
     rate_limit: None,
 };
 /// Service `message_templates`: Message templates and their scopes.
 ///
 /// No published rate limit; Provenance: reference (message_template_api-0.0.12.yaml (publishes no rate limit)).
-pub static SERVICE_MESSAGE_TEMPLATES: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+pub static SERVICE_MESSAGE_TEMPLATES: ruckus_one_runtime::internal::Service = ruckus_one_runtime::internal::Service {
     name: "message_templates",
     rate_limit: None,
 };
@@ -764,16 +764,16 @@ pub static SERVICE_MESSAGE_TEMPLATES: ruckus_one_runtime::Service = ruckus_one_r
 /// - Hosts: Asia `https://api.asia.ruckus.cloud`, Europe `https://api.eu.ruckus.cloud`, North America `https://api.ruckus.cloud`; Provenance: reference (Hosts and regions).
 /// - Authentication: `ClientCredentials`; Provenance: documented.
 /// - Tenant limit: 2000 calls at once, 2000 back per minute, for all the calls of a tenant; Provenance: reference (Rate limits (one bucket per tenant shared by all its API requests, 2000 calls per minute; capacity and restoration period not stated, inferred here)).
-pub static API: ruckus_one_runtime::Api = ruckus_one_runtime::Api {
+pub static API: ruckus_one_runtime::internal::Api = ruckus_one_runtime::internal::Api {
     name: "network",
     title: "Network management API",
     prefix: "",
-    hosts: ruckus_one_runtime::Hosts {
+    hosts: ruckus_one_runtime::internal::Hosts {
         asia: "https://api.asia.ruckus.cloud",
         europe: "https://api.eu.ruckus.cloud",
         north_america: "https://api.ruckus.cloud",
     },
-    auth: ruckus_one_runtime::ApiAuth::ClientCredentials,
+    auth: ruckus_one_runtime::internal::ApiAuth::ClientCredentials,
     tenant_limit: Some(ruckus_one_runtime::TenantLimit {
         max: 2000,
         per_minute: 2000,

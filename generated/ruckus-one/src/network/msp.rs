@@ -42,7 +42,10 @@ pub struct DelegationData {
 }
 impl serde::Serialize for DelegationData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DelegationData, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DelegationData,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("priorityIncidents", &v.priority_incidents);
             w.optional("wifiLicenses", &v.wifi_licenses);
             w.optional("switchLicenses", &v.switch_licenses);
@@ -63,7 +66,7 @@ impl serde::Serialize for DelegationData {
             w.optional("entitlements", &v.entitlements);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -73,8 +76,8 @@ impl<'de> serde::Deserialize<'de> for DelegationData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DelegationData, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<DelegationData, ruckus_one_runtime::internal::object::FieldError> {
             let value = DelegationData {
                 priority_incidents: f.optional("priorityIncidents"),
                 wifi_licenses: f.optional("wifiLicenses"),
@@ -99,7 +102,7 @@ impl<'de> serde::Deserialize<'de> for DelegationData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DelegationData"))
     }
 }
@@ -297,7 +300,7 @@ pub struct MspEc {
 }
 impl serde::Serialize for MspEc {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &MspEc, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &MspEc, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.optional("streetAddress", &v.street_address);
@@ -343,7 +346,7 @@ impl serde::Serialize for MspEc {
             w.optional("accountTier", &v.account_tier);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -353,8 +356,8 @@ impl<'de> serde::Deserialize<'de> for MspEc {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MspEc, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<MspEc, ruckus_one_runtime::internal::object::FieldError> {
             let value = MspEc {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -404,7 +407,7 @@ impl<'de> serde::Deserialize<'de> for MspEc {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MspEc"))
     }
 }
@@ -749,7 +752,10 @@ pub struct MspInventoryDevice {
 }
 impl serde::Serialize for MspInventoryDevice {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &MspInventoryDevice, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &MspInventoryDevice,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("isMeshEnable", &v.is_mesh_enable);
             w.optional("serialNumber", &v.serial_number);
             w.optional("crtTime", &v.crt_time);
@@ -801,7 +807,7 @@ impl serde::Serialize for MspInventoryDevice {
             w.optional("rogueCategory", &v.rogue_category);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -811,8 +817,11 @@ impl<'de> serde::Deserialize<'de> for MspInventoryDevice {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MspInventoryDevice, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            MspInventoryDevice,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = MspInventoryDevice {
                 is_mesh_enable: f.optional("isMeshEnable"),
                 serial_number: f.optional("serialNumber"),
@@ -868,7 +877,7 @@ impl<'de> serde::Deserialize<'de> for MspInventoryDevice {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MspInventoryDevice"))
     }
 }
@@ -1270,7 +1279,10 @@ pub struct MspLegacyBody {
 }
 impl serde::Serialize for MspLegacyBody {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &MspLegacyBody, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &MspLegacyBody,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("msp_admin_id", &v.msp_admin_id);
             w.optional("msp_admin_role", &v.msp_admin_role);
             w.optional("email", &v.email);
@@ -1307,7 +1319,7 @@ impl serde::Serialize for MspLegacyBody {
             w.optional("tenant_type", &v.tenant_type);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1317,8 +1329,8 @@ impl<'de> serde::Deserialize<'de> for MspLegacyBody {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MspLegacyBody, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<MspLegacyBody, ruckus_one_runtime::internal::object::FieldError> {
             let value = MspLegacyBody {
                 msp_admin_id: f.optional("msp_admin_id"),
                 msp_admin_role: f.optional("msp_admin_role"),
@@ -1359,7 +1371,7 @@ impl<'de> serde::Deserialize<'de> for MspLegacyBody {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MspLegacyBody"))
     }
 }
@@ -1599,13 +1611,13 @@ impl serde::Serialize for MspLegacyBodyAdminDelegation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &MspLegacyBodyAdminDelegation,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("msp_admin_id", &v.msp_admin_id);
             w.optional("msp_admin_role", &v.msp_admin_role);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1615,10 +1627,10 @@ impl<'de> serde::Deserialize<'de> for MspLegacyBodyAdminDelegation {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             MspLegacyBodyAdminDelegation,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = MspLegacyBodyAdminDelegation {
                 msp_admin_id: f.optional("msp_admin_id"),
@@ -1628,7 +1640,7 @@ impl<'de> serde::Deserialize<'de> for MspLegacyBodyAdminDelegation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MspLegacyBodyAdminDelegation"))
     }
 }
@@ -1673,13 +1685,13 @@ impl serde::Serialize for MspLegacyBodyLicenses {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &MspLegacyBodyLicenses,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("assignments", &v.assignments);
             w.optional("trialAction", &v.trial_action);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1689,8 +1701,11 @@ impl<'de> serde::Deserialize<'de> for MspLegacyBodyLicenses {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MspLegacyBodyLicenses, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            MspLegacyBodyLicenses,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = MspLegacyBodyLicenses {
                 assignments: f.optional("assignments"),
                 trial_action: f.optional("trialAction"),
@@ -1699,7 +1714,7 @@ impl<'de> serde::Deserialize<'de> for MspLegacyBodyLicenses {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MspLegacyBodyLicenses"))
     }
 }
@@ -1751,7 +1766,7 @@ impl serde::Serialize for MspLegacyBodyLicensesAssignment {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &MspLegacyBodyLicensesAssignment,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("deviceSubType", &v.device_sub_type);
             w.optional("deviceType", &v.device_type);
@@ -1759,7 +1774,7 @@ impl serde::Serialize for MspLegacyBodyLicensesAssignment {
             w.optional("quantity", &v.quantity);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1769,10 +1784,10 @@ impl<'de> serde::Deserialize<'de> for MspLegacyBodyLicensesAssignment {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             MspLegacyBodyLicensesAssignment,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = MspLegacyBodyLicensesAssignment {
                 device_sub_type: f.optional("deviceSubType"),
@@ -1784,7 +1799,7 @@ impl<'de> serde::Deserialize<'de> for MspLegacyBodyLicensesAssignment {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MspLegacyBodyLicensesAssignment"))
     }
 }
@@ -1843,7 +1858,10 @@ pub struct MspLogoFileData {
 }
 impl serde::Serialize for MspLogoFileData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &MspLogoFileData, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &MspLogoFileData,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("createdDate", &v.created_date);
             w.optional("updatedDate", &v.updated_date);
@@ -1852,7 +1870,7 @@ impl serde::Serialize for MspLogoFileData {
             w.optional("logo_file_name", &v.logo_file_name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1862,8 +1880,8 @@ impl<'de> serde::Deserialize<'de> for MspLogoFileData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MspLogoFileData, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<MspLogoFileData, ruckus_one_runtime::internal::object::FieldError> {
             let value = MspLogoFileData {
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),
@@ -1876,7 +1894,7 @@ impl<'de> serde::Deserialize<'de> for MspLogoFileData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MspLogoFileData"))
     }
 }
@@ -1981,7 +1999,7 @@ pub struct MspView {
 }
 impl serde::Serialize for MspView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &MspView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &MspView, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("msp_label", &v.msp_label);
             w.optional("logo_uuid", &v.logo_uuid);
             w.optional("alarm_notification_logo_uuid", &v.alarm_notification_logo_uuid);
@@ -2007,7 +2025,7 @@ impl serde::Serialize for MspView {
             w.optional("domain_suffix", &v.domain_suffix);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2017,8 +2035,8 @@ impl<'de> serde::Deserialize<'de> for MspView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MspView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<MspView, ruckus_one_runtime::internal::object::FieldError> {
             let value = MspView {
                 msp_label: f.optional("msp_label"),
                 logo_uuid: f.optional("logo_uuid"),
@@ -2048,7 +2066,7 @@ impl<'de> serde::Deserialize<'de> for MspView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MspView"))
     }
 }
@@ -2241,7 +2259,7 @@ impl serde::Serialize for PreferredWisprProvider {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &PreferredWisprProvider,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("createdDate", &v.created_date);
@@ -2255,7 +2273,7 @@ impl serde::Serialize for PreferredWisprProvider {
             w.optional("parentId", &v.parent_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2265,8 +2283,11 @@ impl<'de> serde::Deserialize<'de> for PreferredWisprProvider {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PreferredWisprProvider, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            PreferredWisprProvider,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = PreferredWisprProvider {
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),
@@ -2283,7 +2304,7 @@ impl<'de> serde::Deserialize<'de> for PreferredWisprProvider {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PreferredWisprProvider"))
     }
 }
@@ -2372,14 +2393,17 @@ pub struct PriorityIncidents {
 }
 impl serde::Serialize for PriorityIncidents {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PriorityIncidents, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &PriorityIncidents,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("p1", &v.p1);
             w.optional("p2", &v.p2);
             w.optional("p3", &v.p3);
             w.optional("p4", &v.p4);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2389,8 +2413,11 @@ impl<'de> serde::Deserialize<'de> for PriorityIncidents {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PriorityIncidents, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            PriorityIncidents,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = PriorityIncidents {
                 p1: f.optional("p1"),
                 p2: f.optional("p2"),
@@ -2401,7 +2428,7 @@ impl<'de> serde::Deserialize<'de> for PriorityIncidents {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PriorityIncidents"))
     }
 }
@@ -2460,7 +2487,10 @@ pub struct QueryResponseMspEc {
 }
 impl serde::Serialize for QueryResponseMspEc {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &QueryResponseMspEc, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &QueryResponseMspEc,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
@@ -2470,7 +2500,7 @@ impl serde::Serialize for QueryResponseMspEc {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2480,8 +2510,11 @@ impl<'de> serde::Deserialize<'de> for QueryResponseMspEc {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<QueryResponseMspEc, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            QueryResponseMspEc,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = QueryResponseMspEc {
                 fields: f.optional("fields"),
                 total_count: f.optional("totalCount"),
@@ -2495,7 +2528,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseMspEc {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("QueryResponseMspEc"))
     }
 }
@@ -2577,7 +2610,7 @@ impl serde::Serialize for QueryResponseMspInventoryDevice {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &QueryResponseMspInventoryDevice,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -2588,7 +2621,7 @@ impl serde::Serialize for QueryResponseMspInventoryDevice {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2598,10 +2631,10 @@ impl<'de> serde::Deserialize<'de> for QueryResponseMspInventoryDevice {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             QueryResponseMspInventoryDevice,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseMspInventoryDevice {
                 fields: f.optional("fields"),
@@ -2616,7 +2649,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseMspInventoryDevice {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("QueryResponseMspInventoryDevice"))
     }
 }
@@ -2690,12 +2723,12 @@ pub struct Radius {
 }
 impl serde::Serialize for Radius {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Radius, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Radius, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("primary", &v.primary);
             w.optional("secondary", &v.secondary);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2705,8 +2738,8 @@ impl<'de> serde::Deserialize<'de> for Radius {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Radius, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Radius, ruckus_one_runtime::internal::object::FieldError> {
             let value = Radius {
                 primary: f.optional("primary"),
                 secondary: f.optional("secondary"),
@@ -2715,7 +2748,7 @@ impl<'de> serde::Deserialize<'de> for Radius {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Radius"))
     }
 }
@@ -2759,13 +2792,16 @@ pub struct RadiusServer {
 }
 impl serde::Serialize for RadiusServer {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &RadiusServer, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &RadiusServer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("ip", &v.ip);
             w.optional("port", &v.port);
             w.field("sharedSecret", &v.shared_secret);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2775,8 +2811,8 @@ impl<'de> serde::Deserialize<'de> for RadiusServer {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<RadiusServer, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<RadiusServer, ruckus_one_runtime::internal::object::FieldError> {
             let value = RadiusServer {
                 ip: f.required("ip")?,
                 port: f.optional("port"),
@@ -2786,7 +2822,7 @@ impl<'de> serde::Deserialize<'de> for RadiusServer {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("RadiusServer"))
     }
 }
@@ -2858,7 +2894,10 @@ pub struct UpdateMspRequest {
 }
 impl serde::Serialize for UpdateMspRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &UpdateMspRequest, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &UpdateMspRequest,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("msp_label", &v.msp_label);
             w.optional("logo_uuid", &v.logo_uuid);
             w.optional("alarm_notification_logo_uuid", &v.alarm_notification_logo_uuid);
@@ -2881,7 +2920,7 @@ impl serde::Serialize for UpdateMspRequest {
             w.optional("preferredWisprProvider", &v.preferred_wispr_provider);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2891,8 +2930,8 @@ impl<'de> serde::Deserialize<'de> for UpdateMspRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<UpdateMspRequest, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<UpdateMspRequest, ruckus_one_runtime::internal::object::FieldError> {
             let value = UpdateMspRequest {
                 msp_label: f.required("msp_label")?,
                 logo_uuid: f.optional("logo_uuid"),
@@ -2919,7 +2958,7 @@ impl<'de> serde::Deserialize<'de> for UpdateMspRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("UpdateMspRequest"))
     }
 }
@@ -3094,7 +3133,10 @@ pub struct ViewmodelEntitlement {
 }
 impl serde::Serialize for ViewmodelEntitlement {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ViewmodelEntitlement, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ViewmodelEntitlement,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("expirationDateTs", &v.expiration_date_ts);
             w.optional("consumed", &v.consumed);
             w.optional("quantity", &v.quantity);
@@ -3120,7 +3162,7 @@ impl serde::Serialize for ViewmodelEntitlement {
             w.optional("futureOfComplianceDate", &v.future_of_compliance_date);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3130,8 +3172,11 @@ impl<'de> serde::Deserialize<'de> for ViewmodelEntitlement {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ViewmodelEntitlement, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ViewmodelEntitlement,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ViewmodelEntitlement {
                 expiration_date_ts: f.optional("expirationDateTs"),
                 consumed: f.optional("consumed"),
@@ -3159,7 +3204,7 @@ impl<'de> serde::Deserialize<'de> for ViewmodelEntitlement {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ViewmodelEntitlement"))
     }
 }
@@ -3333,7 +3378,11 @@ impl<'a> MspClient<'a> {
     #[doc(alias = "queryMSP-ECs")]
     #[inline]
     pub fn query_msp_ecs(&self, body: &super::common::QueryRequest) -> QueryMspEcs<'a> {
-        let mut req = ruckus_one_runtime::Request::new(self.client, &QUERY_MSP_ECS, &[]);
+        let mut req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &QUERY_MSP_ECS,
+            &[],
+        );
         req.json(body);
         QueryMspEcs { req }
     }
@@ -3348,7 +3397,11 @@ impl<'a> MspClient<'a> {
     #[doc(alias = "GET /brandings")]
     #[inline]
     pub fn list_brandings(&self) -> ListBrandings<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &LIST_BRANDINGS, &[]);
+        let req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &LIST_BRANDINGS,
+            &[],
+        );
         ListBrandings { req }
     }
     /// Update brandings.
@@ -3364,7 +3417,7 @@ impl<'a> MspClient<'a> {
     #[doc(alias = "PUT /brandings")]
     #[inline]
     pub fn update_brandings(&self, body: &UpdateMspRequest) -> UpdateBrandings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_BRANDINGS,
             &[],
@@ -3385,7 +3438,7 @@ impl<'a> MspClient<'a> {
     #[doc(alias = "POST /brandings")]
     #[inline]
     pub fn create_branding(&self, body: &UpdateMspRequest) -> CreateBranding<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_BRANDING,
             &[],
@@ -3408,7 +3461,7 @@ impl<'a> MspClient<'a> {
     #[doc(alias = "POST /logoFiles")]
     #[inline]
     pub fn create_logo_file(&self, body: &UpdateMspRequest) -> CreateLogoFile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_LOGO_FILE,
             &[],
@@ -3429,7 +3482,7 @@ impl<'a> MspClient<'a> {
     #[doc(alias = "GET /logoFiles/{fileId}")]
     #[inline]
     pub fn get_logo_file(&self, file_id: &str) -> GetLogoFile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_LOGO_FILE,
             &[file_id],
@@ -3456,7 +3509,7 @@ impl<'a> MspClient<'a> {
         msp_tenant_id: &str,
         body: &super::common::QueryRequest,
     ) -> ExportMspEcInventoriesCsv<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &EXPORT_MSP_EC_INVENTORIES_CSV,
             &[msp_tenant_id],
@@ -3480,7 +3533,7 @@ impl<'a> MspClient<'a> {
     )]
     #[inline]
     pub fn list_msp_customers(&self) -> ListMspCustomers<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_MSP_CUSTOMERS,
             &[],
@@ -3504,7 +3557,7 @@ impl<'a> MspClient<'a> {
     )]
     #[inline]
     pub fn create_msp_customer(&self) -> CreateMspCustomer<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_MSP_CUSTOMER,
             &[],
@@ -3528,7 +3581,7 @@ impl<'a> MspClient<'a> {
     )]
     #[inline]
     pub fn get_msp_customer(&self, customer_id: &str) -> GetMspCustomer<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_MSP_CUSTOMER,
             &[customer_id],
@@ -3553,7 +3606,7 @@ impl<'a> MspClient<'a> {
     )]
     #[inline]
     pub fn update_msp_customer(&self, customer_id: &str) -> UpdateMspCustomer<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_MSP_CUSTOMER,
             &[customer_id],
@@ -3577,7 +3630,7 @@ impl<'a> MspClient<'a> {
     )]
     #[inline]
     pub fn delete_msp_customer(&self, customer_id: &str) -> DeleteMspCustomer<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_MSP_CUSTOMER,
             &[customer_id],
@@ -3605,7 +3658,7 @@ impl<'a> MspClient<'a> {
         &self,
         customer_id: &str,
     ) -> ListMspCustomerMspAdmins<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_MSP_CUSTOMER_MSP_ADMINS,
             &[customer_id],
@@ -3633,7 +3686,7 @@ impl<'a> MspClient<'a> {
         &self,
         customer_id: &str,
     ) -> ListMspCustomerAdmins<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_MSP_CUSTOMER_ADMINS,
             &[customer_id],
@@ -3663,7 +3716,7 @@ impl<'a> MspClient<'a> {
         customer_id: &str,
         admin_id: &str,
     ) -> GetMspCustomerAdmin<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_MSP_CUSTOMER_ADMIN,
             &[customer_id, admin_id],
@@ -3691,7 +3744,7 @@ impl<'a> MspClient<'a> {
         &self,
         customer_id: &str,
     ) -> ListMspCustomerInvitations<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_MSP_CUSTOMER_INVITATIONS,
             &[customer_id],
@@ -3719,7 +3772,7 @@ impl<'a> MspClient<'a> {
         &self,
         customer_id: &str,
     ) -> ListMspCustomerDelegations<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_MSP_CUSTOMER_DELEGATIONS,
             &[customer_id],
@@ -3747,7 +3800,7 @@ impl<'a> MspClient<'a> {
         &self,
         customer_id: &str,
     ) -> ListMspCustomerDelegatorAdmins<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_MSP_CUSTOMER_DELEGATOR_ADMINS,
             &[customer_id],
@@ -3777,7 +3830,7 @@ impl<'a> MspClient<'a> {
         &self,
         customer_id: &str,
     ) -> GetMspCustomerActivationStatus<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_MSP_CUSTOMER_ACTIVATION_STATUS,
             &[customer_id],
@@ -3807,7 +3860,7 @@ impl<'a> MspClient<'a> {
         &self,
         customer_id: &str,
     ) -> ListMspCustomerLogoUrls<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_MSP_CUSTOMER_LOGO_URLS,
             &[customer_id],
@@ -3833,7 +3886,7 @@ impl<'a> MspClient<'a> {
     pub fn list_msp_firmware_upgrade_schedules(
         &self,
     ) -> ListMspFirmwareUpgradeSchedules<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_MSP_FIRMWARE_UPGRADE_SCHEDULES,
             &[],
@@ -3859,7 +3912,7 @@ impl<'a> MspClient<'a> {
     )]
     #[inline]
     pub fn list_msp_delegations(&self) -> ListMspDelegations<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_MSP_DELEGATIONS,
             &[],
@@ -3883,7 +3936,7 @@ impl<'a> MspClient<'a> {
     )]
     #[inline]
     pub fn list_msp_admin_associations(&self) -> ListMspAdminAssociations<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_MSP_ADMIN_ASSOCIATIONS,
             &[],
@@ -3908,7 +3961,7 @@ impl<'a> MspClient<'a> {
     )]
     #[inline]
     pub fn get_msp_integrator(&self, integrator_id: &str) -> GetMspIntegrator<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_MSP_INTEGRATOR,
             &[integrator_id],
@@ -3931,7 +3984,11 @@ impl<'a> MspClient<'a> {
     )]
     #[inline]
     pub fn list_msp_labels(&self) -> ListMspLabels<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &LIST_MSP_LABELS, &[]);
+        let req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &LIST_MSP_LABELS,
+            &[],
+        );
         ListMspLabels { req }
     }
     /// Update MSP labels.
@@ -3951,7 +4008,11 @@ impl<'a> MspClient<'a> {
     )]
     #[inline]
     pub fn update_msp_labels(&self) -> UpdateMspLabels<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &UPDATE_MSP_LABELS, &[]);
+        let req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &UPDATE_MSP_LABELS,
+            &[],
+        );
         UpdateMspLabels { req }
     }
     /// Create MSP label.
@@ -3971,7 +4032,11 @@ impl<'a> MspClient<'a> {
     )]
     #[inline]
     pub fn create_msp_label(&self) -> CreateMspLabel<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &CREATE_MSP_LABEL, &[]);
+        let req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &CREATE_MSP_LABEL,
+            &[],
+        );
         CreateMspLabel { req }
     }
     /// Get MSP label.
@@ -3992,7 +4057,7 @@ impl<'a> MspClient<'a> {
     )]
     #[inline]
     pub fn get_msp_label(&self, msp_label: &str) -> GetMspLabel<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_MSP_LABEL,
             &[msp_label],
@@ -4016,7 +4081,7 @@ impl<'a> MspClient<'a> {
     )]
     #[inline]
     pub fn list_msp_label_base_urls(&self) -> ListMspLabelBaseUrls<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_MSP_LABEL_BASE_URLS,
             &[],
@@ -4043,7 +4108,11 @@ impl<'a> MspClient<'a> {
         &self,
         body: &super::common::DynamicQueryPayload,
     ) -> GetMspEcs<'a> {
-        let mut req = ruckus_one_runtime::Request::new(self.client, &GET_MSP_ECS, &[]);
+        let mut req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &GET_MSP_ECS,
+            &[],
+        );
         req.json(body);
         GetMspEcs { req }
     }
@@ -4068,7 +4137,7 @@ impl<'a> MspClient<'a> {
         msp_tenant_id: &str,
         body: &super::common::DynamicQueryPayload,
     ) -> GetDeviceInventory<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_DEVICE_INVENTORY,
             &[msp_tenant_id],
@@ -4095,7 +4164,7 @@ impl<'a> MspClient<'a> {
         &self,
         body: &super::common::DynamicQueryPayload,
     ) -> GetDelegationsForView<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_DELEGATIONS_FOR_VIEW,
             &[],
@@ -4104,22 +4173,22 @@ impl<'a> MspClient<'a> {
         GetDelegationsForView { req }
     }
 }
-static QUERY_MSP_ECS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_MSP_ECS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_msp_ecs",
     method: ruckus_one_runtime::Method::Post,
     path: "/mspecs/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_msp_ecs`; the first is the default.
@@ -4136,7 +4205,7 @@ pub type QueryMspEcsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryMspEcs<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryMspEcs<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4159,8 +4228,8 @@ impl<'a> QueryMspEcs<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -4212,22 +4281,22 @@ impl<'a> QueryMspEcs<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_BRANDINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_BRANDINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_brandings",
     method: ruckus_one_runtime::Method::Get,
     path: "/brandings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsMap,
     service: &super::SERVICE_MSP,
 };
 /// Representations offered by `list_brandings`; the first is the default.
@@ -4243,7 +4312,7 @@ pub type ListBrandingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListBrandings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListBrandings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4287,22 +4356,22 @@ impl<'a> ListBrandings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_BRANDINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_BRANDINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_brandings",
     method: ruckus_one_runtime::Method::Put,
     path: "/brandings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsMap,
     service: &super::SERVICE_MSP,
 };
 /// Representations offered by `update_brandings`; the first is the default.
@@ -4318,7 +4387,7 @@ pub type UpdateBrandingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateBrandings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateBrandings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4397,22 +4466,22 @@ impl<'a> UpdateBrandings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static CREATE_BRANDING: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_BRANDING: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_branding",
     method: ruckus_one_runtime::Method::Post,
     path: "/brandings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsMap,
     service: &super::SERVICE_MSP,
 };
 /// Representations offered by `create_branding`; the first is the default.
@@ -4428,7 +4497,7 @@ pub type CreateBrandingVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateBranding<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateBranding<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4507,22 +4576,22 @@ impl<'a> CreateBranding<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static CREATE_LOGO_FILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_LOGO_FILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_logo_file",
     method: ruckus_one_runtime::Method::Post,
     path: "/logoFiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsMap,
     service: &super::SERVICE_MSP,
 };
 /// Representations offered by `create_logo_file`; the first is the default.
@@ -4538,7 +4607,7 @@ pub type CreateLogoFileVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateLogoFile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateLogoFile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4587,22 +4656,22 @@ impl<'a> CreateLogoFile<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_LOGO_FILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_LOGO_FILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_logo_file",
     method: ruckus_one_runtime::Method::Get,
     path: "/logoFiles/{fileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsMap,
     service: &super::SERVICE_MSP,
 };
 /// Representations offered by `get_logo_file`; the first is the default.
@@ -4619,7 +4688,7 @@ pub type GetLogoFileVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetLogoFile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetLogoFile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4674,22 +4743,22 @@ impl<'a> GetLogoFile<'a> {
         self.req.send_json_with_response()
     }
 }
-static EXPORT_MSP_EC_INVENTORIES_CSV: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static EXPORT_MSP_EC_INVENTORIES_CSV: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "export_msp_ec_inventories_csv",
     method: ruckus_one_runtime::Method::Post,
     path: "/msps/{mspTenantId}/ecInventories/query/csvFiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "*/*",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "*/*",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `export_msp_ec_inventories_csv`; the first is the default.
@@ -4705,7 +4774,7 @@ pub type ExportMspEcInventoriesCsvVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ExportMspEcInventoriesCsv<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ExportMspEcInventoriesCsv<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4749,18 +4818,18 @@ impl<'a> ExportMspEcInventoriesCsv<'a> {
         self.req.send_text_with_response()
     }
 }
-static LIST_MSP_CUSTOMERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_MSP_CUSTOMERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_customers",
     method: ruckus_one_runtime::Method::Get,
     path: "/mspCustomers",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
 };
 /// Request builder for `MspClient::list_msp_customers` (List MSP customers).
@@ -4769,7 +4838,7 @@ static LIST_MSP_CUSTOMERS: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMspCustomers<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListMspCustomers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4812,18 +4881,18 @@ impl<'a> ListMspCustomers<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_MSP_CUSTOMER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_MSP_CUSTOMER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_msp_customer",
     method: ruckus_one_runtime::Method::Post,
     path: "/mspCustomers",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
 };
 /// Request builder for `MspClient::create_msp_customer` (Create MSP customer).
@@ -4833,7 +4902,7 @@ static CREATE_MSP_CUSTOMER: ruckus_one_runtime::Operation = ruckus_one_runtime::
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateMspCustomer<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateMspCustomer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4882,18 +4951,18 @@ impl<'a> CreateMspCustomer<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_MSP_CUSTOMER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_MSP_CUSTOMER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_msp_customer",
     method: ruckus_one_runtime::Method::Get,
     path: "/mspCustomers/{customerId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
 };
 /// Request builder for `MspClient::get_msp_customer` (Get MSP customer).
@@ -4902,7 +4971,7 @@ static GET_MSP_CUSTOMER: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetMspCustomer<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetMspCustomer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4945,18 +5014,18 @@ impl<'a> GetMspCustomer<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_MSP_CUSTOMER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_MSP_CUSTOMER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_msp_customer",
     method: ruckus_one_runtime::Method::Put,
     path: "/mspCustomers/{customerId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
 };
 /// Request builder for `MspClient::update_msp_customer` (Update MSP customer).
@@ -4966,7 +5035,7 @@ static UPDATE_MSP_CUSTOMER: ruckus_one_runtime::Operation = ruckus_one_runtime::
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateMspCustomer<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateMspCustomer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5015,18 +5084,18 @@ impl<'a> UpdateMspCustomer<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_MSP_CUSTOMER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_MSP_CUSTOMER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_msp_customer",
     method: ruckus_one_runtime::Method::Delete,
     path: "/mspCustomers/{customerId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
 };
 /// Request builder for `MspClient::delete_msp_customer` (Delete MSP customer).
@@ -5035,7 +5104,7 @@ static DELETE_MSP_CUSTOMER: ruckus_one_runtime::Operation = ruckus_one_runtime::
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteMspCustomer<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteMspCustomer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5078,18 +5147,18 @@ impl<'a> DeleteMspCustomer<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_MSP_CUSTOMER_MSP_ADMINS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_MSP_CUSTOMER_MSP_ADMINS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_customer_msp_admins",
     method: ruckus_one_runtime::Method::Get,
     path: "/mspCustomers/{customerId}/mspadmins",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
 };
 /// Request builder for `MspClient::list_msp_customer_msp_admins` (List MSP administrators of a customer).
@@ -5098,7 +5167,7 @@ static LIST_MSP_CUSTOMER_MSP_ADMINS: ruckus_one_runtime::Operation = ruckus_one_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMspCustomerMspAdmins<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListMspCustomerMspAdmins<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5141,18 +5210,18 @@ impl<'a> ListMspCustomerMspAdmins<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_MSP_CUSTOMER_ADMINS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_MSP_CUSTOMER_ADMINS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_customer_admins",
     method: ruckus_one_runtime::Method::Get,
     path: "/mspCustomers/{customerId}/admins",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
 };
 /// Request builder for `MspClient::list_msp_customer_admins` (List administrators of a customer).
@@ -5161,7 +5230,7 @@ static LIST_MSP_CUSTOMER_ADMINS: ruckus_one_runtime::Operation = ruckus_one_runt
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMspCustomerAdmins<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListMspCustomerAdmins<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5204,18 +5273,18 @@ impl<'a> ListMspCustomerAdmins<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_MSP_CUSTOMER_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_MSP_CUSTOMER_ADMIN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_msp_customer_admin",
     method: ruckus_one_runtime::Method::Get,
     path: "/mspCustomers/{customerId}/admins/{adminId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
 };
 /// Request builder for `MspClient::get_msp_customer_admin` (Get administrator of a customer).
@@ -5224,7 +5293,7 @@ static GET_MSP_CUSTOMER_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtim
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetMspCustomerAdmin<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetMspCustomerAdmin<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5267,18 +5336,18 @@ impl<'a> GetMspCustomerAdmin<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_MSP_CUSTOMER_INVITATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_MSP_CUSTOMER_INVITATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_customer_invitations",
     method: ruckus_one_runtime::Method::Get,
     path: "/mspCustomers/{customerId}/invitations",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
 };
 /// Request builder for `MspClient::list_msp_customer_invitations` (List invitations of a customer).
@@ -5287,7 +5356,7 @@ static LIST_MSP_CUSTOMER_INVITATIONS: ruckus_one_runtime::Operation = ruckus_one
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMspCustomerInvitations<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListMspCustomerInvitations<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5330,18 +5399,18 @@ impl<'a> ListMspCustomerInvitations<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_MSP_CUSTOMER_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_MSP_CUSTOMER_DELEGATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_customer_delegations",
     method: ruckus_one_runtime::Method::Get,
     path: "/mspCustomers/{customerId}/delegations",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
 };
 /// Request builder for `MspClient::list_msp_customer_delegations` (List delegations of a customer).
@@ -5350,7 +5419,7 @@ static LIST_MSP_CUSTOMER_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMspCustomerDelegations<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListMspCustomerDelegations<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5393,18 +5462,18 @@ impl<'a> ListMspCustomerDelegations<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_MSP_CUSTOMER_DELEGATOR_ADMINS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_MSP_CUSTOMER_DELEGATOR_ADMINS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_customer_delegator_admins",
     method: ruckus_one_runtime::Method::Get,
     path: "/mspCustomers/{customerId}/delegatorAdmins",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
 };
 /// Request builder for `MspClient::list_msp_customer_delegator_admins` (List delegator administrators of a customer).
@@ -5413,7 +5482,7 @@ static LIST_MSP_CUSTOMER_DELEGATOR_ADMINS: ruckus_one_runtime::Operation = rucku
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMspCustomerDelegatorAdmins<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListMspCustomerDelegatorAdmins<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5456,18 +5525,18 @@ impl<'a> ListMspCustomerDelegatorAdmins<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_MSP_CUSTOMER_ACTIVATION_STATUS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_MSP_CUSTOMER_ACTIVATION_STATUS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_msp_customer_activation_status",
     method: ruckus_one_runtime::Method::Get,
     path: "/mspCustomers/{customerId}/activationStatus",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
 };
 /// Request builder for `MspClient::get_msp_customer_activation_status` (Get activation status of a customer).
@@ -5476,7 +5545,7 @@ static GET_MSP_CUSTOMER_ACTIVATION_STATUS: ruckus_one_runtime::Operation = rucku
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetMspCustomerActivationStatus<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetMspCustomerActivationStatus<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5519,18 +5588,18 @@ impl<'a> GetMspCustomerActivationStatus<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_MSP_CUSTOMER_LOGO_URLS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_MSP_CUSTOMER_LOGO_URLS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_customer_logo_urls",
     method: ruckus_one_runtime::Method::Get,
     path: "/mspCustomers/{customerId}/logoUrls",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
 };
 /// Request builder for `MspClient::list_msp_customer_logo_urls` (List logo URLs of a customer).
@@ -5539,7 +5608,7 @@ static LIST_MSP_CUSTOMER_LOGO_URLS: ruckus_one_runtime::Operation = ruckus_one_r
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMspCustomerLogoUrls<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListMspCustomerLogoUrls<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5582,18 +5651,18 @@ impl<'a> ListMspCustomerLogoUrls<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_MSP_FIRMWARE_UPGRADE_SCHEDULES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_MSP_FIRMWARE_UPGRADE_SCHEDULES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_firmware_upgrade_schedules",
     method: ruckus_one_runtime::Method::Get,
     path: "/mspCustomers/firmwareUpgradeSchedules",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
 };
 /// Request builder for `MspClient::list_msp_firmware_upgrade_schedules` (List MSP firmware upgrade schedules).
@@ -5602,7 +5671,7 @@ static LIST_MSP_FIRMWARE_UPGRADE_SCHEDULES: ruckus_one_runtime::Operation = ruck
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMspFirmwareUpgradeSchedules<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListMspFirmwareUpgradeSchedules<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5645,18 +5714,18 @@ impl<'a> ListMspFirmwareUpgradeSchedules<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_MSP_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_MSP_DELEGATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_delegations",
     method: ruckus_one_runtime::Method::Get,
     path: "/mspCustomers/delegations",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
 };
 /// Request builder for `MspClient::list_msp_delegations` (List MSP delegations).
@@ -5665,7 +5734,7 @@ static LIST_MSP_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime:
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMspDelegations<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListMspDelegations<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5708,18 +5777,18 @@ impl<'a> ListMspDelegations<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_MSP_ADMIN_ASSOCIATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_MSP_ADMIN_ASSOCIATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_admin_associations",
     method: ruckus_one_runtime::Method::Get,
     path: "/mspCustomers/mspAdmins/associations",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
 };
 /// Request builder for `MspClient::list_msp_admin_associations` (List MSP administrator associations).
@@ -5728,7 +5797,7 @@ static LIST_MSP_ADMIN_ASSOCIATIONS: ruckus_one_runtime::Operation = ruckus_one_r
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMspAdminAssociations<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListMspAdminAssociations<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5771,18 +5840,18 @@ impl<'a> ListMspAdminAssociations<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_MSP_INTEGRATOR: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_MSP_INTEGRATOR: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_msp_integrator",
     method: ruckus_one_runtime::Method::Get,
     path: "/mspIntegrators/{integratorId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
 };
 /// Request builder for `MspClient::get_msp_integrator` (Get MSP integrator).
@@ -5791,7 +5860,7 @@ static GET_MSP_INTEGRATOR: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetMspIntegrator<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetMspIntegrator<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5834,18 +5903,18 @@ impl<'a> GetMspIntegrator<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_MSP_LABELS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_MSP_LABELS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_labels",
     method: ruckus_one_runtime::Method::Get,
     path: "/mspLabels",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
 };
 /// Request builder for `MspClient::list_msp_labels` (List MSP labels).
@@ -5854,7 +5923,7 @@ static LIST_MSP_LABELS: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMspLabels<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListMspLabels<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5897,18 +5966,18 @@ impl<'a> ListMspLabels<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_MSP_LABELS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_MSP_LABELS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_msp_labels",
     method: ruckus_one_runtime::Method::Put,
     path: "/mspLabels",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
 };
 /// Request builder for `MspClient::update_msp_labels` (Update MSP labels).
@@ -5918,7 +5987,7 @@ static UPDATE_MSP_LABELS: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateMspLabels<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateMspLabels<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5967,18 +6036,18 @@ impl<'a> UpdateMspLabels<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_MSP_LABEL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_MSP_LABEL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_msp_label",
     method: ruckus_one_runtime::Method::Post,
     path: "/mspLabels",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
 };
 /// Request builder for `MspClient::create_msp_label` (Create MSP label).
@@ -5988,7 +6057,7 @@ static CREATE_MSP_LABEL: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateMspLabel<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateMspLabel<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6037,18 +6106,18 @@ impl<'a> CreateMspLabel<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_MSP_LABEL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_MSP_LABEL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_msp_label",
     method: ruckus_one_runtime::Method::Get,
     path: "/mspLabels/{mspLabel}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
 };
 /// Request builder for `MspClient::get_msp_label` (Get MSP label).
@@ -6057,7 +6126,7 @@ static GET_MSP_LABEL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetMspLabel<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetMspLabel<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6100,18 +6169,18 @@ impl<'a> GetMspLabel<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_MSP_LABEL_BASE_URLS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_MSP_LABEL_BASE_URLS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_label_base_urls",
     method: ruckus_one_runtime::Method::Get,
     path: "/mspLabels/baseUrls",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
 };
 /// Request builder for `MspClient::list_msp_label_base_urls` (List MSP label base URLs).
@@ -6120,7 +6189,7 @@ static LIST_MSP_LABEL_BASE_URLS: ruckus_one_runtime::Operation = ruckus_one_runt
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMspLabelBaseUrls<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListMspLabelBaseUrls<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6163,22 +6232,22 @@ impl<'a> ListMspLabelBaseUrls<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_MSP_ECS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_MSP_ECS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_msp_ecs",
     method: ruckus_one_runtime::Method::Post,
     path: "/techpartners/mspecs/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `get_msp_ecs`; the first is the default.
@@ -6195,7 +6264,7 @@ pub type GetMspEcsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetMspEcs<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetMspEcs<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6218,8 +6287,8 @@ impl<'a> GetMspEcs<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -6271,22 +6340,22 @@ impl<'a> GetMspEcs<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_DEVICE_INVENTORY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_DEVICE_INVENTORY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_device_inventory",
     method: ruckus_one_runtime::Method::Post,
     path: "/msps/{mspTenantId}/ecInventories/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `get_device_inventory`; the first is the default.
@@ -6302,7 +6371,7 @@ pub type GetDeviceInventoryVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetDeviceInventory<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetDeviceInventory<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6317,8 +6386,8 @@ impl<'a> GetDeviceInventory<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -6372,22 +6441,22 @@ impl<'a> GetDeviceInventory<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_DELEGATIONS_FOR_VIEW: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_DELEGATIONS_FOR_VIEW: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_delegations_for_view",
     method: ruckus_one_runtime::Method::Post,
     path: "/delegations",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `get_delegations_for_view`; the first is the default.
@@ -6403,7 +6472,7 @@ pub type GetDelegationsForViewVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetDelegationsForView<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetDelegationsForView<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6418,8 +6487,8 @@ impl<'a> GetDelegationsForView<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "entitlements",
         first_page: 1u32,
     };

@@ -26,7 +26,10 @@ pub struct ComponentDisplay {
 }
 impl serde::Serialize for ComponentDisplay {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ComponentDisplay, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ComponentDisplay,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("logo", &v.logo);
             w.optional("welcome", &v.welcome);
             w.optional("photo", &v.photo);
@@ -36,7 +39,7 @@ impl serde::Serialize for ComponentDisplay {
             w.optional("wifi4eu", &v.wifi4eu);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -46,8 +49,8 @@ impl<'de> serde::Deserialize<'de> for ComponentDisplay {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ComponentDisplay, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ComponentDisplay, ruckus_one_runtime::internal::object::FieldError> {
             let value = ComponentDisplay {
                 logo: f.optional("logo"),
                 welcome: f.optional("welcome"),
@@ -61,7 +64,7 @@ impl<'de> serde::Deserialize<'de> for ComponentDisplay {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ComponentDisplay"))
     }
 }
@@ -134,13 +137,13 @@ impl serde::Serialize for OperationResponsePortalServiceProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &OperationResponsePortalServiceProfile,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -150,10 +153,10 @@ impl<'de> serde::Deserialize<'de> for OperationResponsePortalServiceProfile {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             OperationResponsePortalServiceProfile,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = OperationResponsePortalServiceProfile {
                 request_id: f.optional("requestId"),
@@ -163,7 +166,7 @@ impl<'de> serde::Deserialize<'de> for OperationResponsePortalServiceProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("OperationResponsePortalServiceProfile"))
     }
 }
@@ -205,12 +208,12 @@ impl serde::Serialize for OperationResponsePortalServiceProfileDto {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &OperationResponsePortalServiceProfileDto,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("requestId", &v.request_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -220,10 +223,10 @@ impl<'de> serde::Deserialize<'de> for OperationResponsePortalServiceProfileDto {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             OperationResponsePortalServiceProfileDto,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = OperationResponsePortalServiceProfileDto {
                 request_id: f.optional("requestId"),
@@ -232,7 +235,7 @@ impl<'de> serde::Deserialize<'de> for OperationResponsePortalServiceProfileDto {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| e.into_error("OperationResponsePortalServiceProfileDto"))
     }
@@ -278,7 +281,10 @@ pub struct PortalServiceProfile {
 }
 impl serde::Serialize for PortalServiceProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PortalServiceProfile, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &PortalServiceProfile,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("content", &v.content);
             w.optional("id", &v.id);
             w.optional("serviceName", &v.service_name);
@@ -287,7 +293,7 @@ impl serde::Serialize for PortalServiceProfile {
             w.optional("network", &v.network);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -297,8 +303,11 @@ impl<'de> serde::Deserialize<'de> for PortalServiceProfile {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PortalServiceProfile, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            PortalServiceProfile,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = PortalServiceProfile {
                 content: f.optional("content"),
                 id: f.optional("id"),
@@ -311,7 +320,7 @@ impl<'de> serde::Deserialize<'de> for PortalServiceProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PortalServiceProfile"))
     }
 }
@@ -427,7 +436,7 @@ impl serde::Serialize for PortalServiceProfileContent {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &PortalServiceProfileContent,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("bgImageChecksum", &v.bg_image_checksum);
             w.optional("photoChecksum", &v.photo_checksum);
@@ -458,7 +467,7 @@ impl serde::Serialize for PortalServiceProfileContent {
             w.optional("alternativeLang", &v.alternative_lang);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -468,10 +477,10 @@ impl<'de> serde::Deserialize<'de> for PortalServiceProfileContent {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             PortalServiceProfileContent,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = PortalServiceProfileContent {
                 bg_image_checksum: f.optional("bgImageChecksum"),
@@ -506,7 +515,7 @@ impl<'de> serde::Deserialize<'de> for PortalServiceProfileContent {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PortalServiceProfileContent"))
     }
 }
@@ -716,7 +725,7 @@ impl serde::Serialize for PortalServiceProfileContentAlternativeLang {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &PortalServiceProfileContentAlternativeLang,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("cs", &v.cs);
             w.optional("de", &v.de);
@@ -728,7 +737,7 @@ impl serde::Serialize for PortalServiceProfileContentAlternativeLang {
             w.optional("zh_TW", &v.zh_tw);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -738,10 +747,10 @@ impl<'de> serde::Deserialize<'de> for PortalServiceProfileContentAlternativeLang
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             PortalServiceProfileContentAlternativeLang,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = PortalServiceProfileContentAlternativeLang {
                 cs: f.optional("cs"),
@@ -757,7 +766,7 @@ impl<'de> serde::Deserialize<'de> for PortalServiceProfileContentAlternativeLang
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| e.into_error("PortalServiceProfileContentAlternativeLang"))
     }
@@ -842,12 +851,12 @@ impl serde::Serialize for PortalServiceProfileImage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &PortalServiceProfileImage,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("image", &v.image);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -857,15 +866,18 @@ impl<'de> serde::Deserialize<'de> for PortalServiceProfileImage {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PortalServiceProfileImage, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            PortalServiceProfileImage,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = PortalServiceProfileImage {
                 image: f.required("image")?,
                 additional_fields: f.rest(),
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PortalServiceProfileImage"))
     }
 }
@@ -899,7 +911,7 @@ impl serde::Serialize for PortalServiceProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &PortalServiceProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
@@ -907,7 +919,7 @@ impl serde::Serialize for PortalServiceProfileQueryData {
             w.optional("wifiNetworkIds", &v.wifi_network_ids);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -917,10 +929,10 @@ impl<'de> serde::Deserialize<'de> for PortalServiceProfileQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             PortalServiceProfileQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = PortalServiceProfileQueryData {
                 id: f.optional("id"),
@@ -932,7 +944,7 @@ impl<'de> serde::Deserialize<'de> for PortalServiceProfileQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PortalServiceProfileQueryData"))
     }
 }
@@ -997,7 +1009,7 @@ impl serde::Serialize for QueryResponsePortalServiceProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &QueryResponsePortalServiceProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -1010,7 +1022,7 @@ impl serde::Serialize for QueryResponsePortalServiceProfileQueryData {
             w.optional("paging", &v.paging);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1020,10 +1032,10 @@ impl<'de> serde::Deserialize<'de> for QueryResponsePortalServiceProfileQueryData
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             QueryResponsePortalServiceProfileQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponsePortalServiceProfileQueryData {
                 fields: f.optional("fields"),
@@ -1040,7 +1052,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponsePortalServiceProfileQueryData
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| e.into_error("QueryResponsePortalServiceProfileQueryData"))
     }
@@ -1148,7 +1160,7 @@ impl serde::Serialize for QueryResponsePortalServiceProfileQueryDataContentItem 
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &QueryResponsePortalServiceProfileQueryDataContentItem,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("content", &v.content);
             w.optional("id", &v.id);
@@ -1158,7 +1170,7 @@ impl serde::Serialize for QueryResponsePortalServiceProfileQueryDataContentItem 
             w.optional("wifiNetworkIds", &v.wifi_network_ids);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1169,10 +1181,10 @@ for QueryResponsePortalServiceProfileQueryDataContentItem {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             QueryResponsePortalServiceProfileQueryDataContentItem,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponsePortalServiceProfileQueryDataContentItem {
                 content: f.optional("content"),
@@ -1186,7 +1198,7 @@ for QueryResponsePortalServiceProfileQueryDataContentItem {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| {
                 e.into_error("QueryResponsePortalServiceProfileQueryDataContentItem")
@@ -1307,7 +1319,7 @@ impl serde::Serialize for QueryResponsePortalServiceProfileQueryDataContentItemC
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &QueryResponsePortalServiceProfileQueryDataContentItemContent,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("alternativeLang", &v.alternative_lang);
             w.optional("bgColor", &v.bg_color);
@@ -1334,7 +1346,7 @@ impl serde::Serialize for QueryResponsePortalServiceProfileQueryDataContentItemC
             w.optional("wifi4EUNetworkId", &v.wifi4_eu_network_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1345,10 +1357,10 @@ for QueryResponsePortalServiceProfileQueryDataContentItemContent {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             QueryResponsePortalServiceProfileQueryDataContentItemContent,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponsePortalServiceProfileQueryDataContentItemContent {
                 alternative_lang: f.optional("alternativeLang"),
@@ -1379,7 +1391,7 @@ for QueryResponsePortalServiceProfileQueryDataContentItemContent {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| {
                 e
@@ -1569,14 +1581,14 @@ for QueryResponsePortalServiceProfileQueryDataContentItemContentAlternativeLang 
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &QueryResponsePortalServiceProfileQueryDataContentItemContentAlternativeLang,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("cs", &v.cs);
             w.optional("fr", &v.fr);
             w.optional("zh_TW", &v.zh_tw);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1587,10 +1599,10 @@ for QueryResponsePortalServiceProfileQueryDataContentItemContentAlternativeLang 
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             QueryResponsePortalServiceProfileQueryDataContentItemContentAlternativeLang,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponsePortalServiceProfileQueryDataContentItemContentAlternativeLang {
                 cs: f.optional("cs"),
@@ -1601,7 +1613,7 @@ for QueryResponsePortalServiceProfileQueryDataContentItemContentAlternativeLang 
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| {
                 e
@@ -1669,7 +1681,7 @@ for QueryResponsePortalServiceProfileQueryDataContentItemContentComponentDisplay
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &QueryResponsePortalServiceProfileQueryDataContentItemContentComponentDisplay,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("logo", &v.logo);
             w.optional("photo", &v.photo);
@@ -1680,7 +1692,7 @@ for QueryResponsePortalServiceProfileQueryDataContentItemContentComponentDisplay
             w.optional("wifi4eu", &v.wifi4eu);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1691,10 +1703,10 @@ for QueryResponsePortalServiceProfileQueryDataContentItemContentComponentDisplay
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             QueryResponsePortalServiceProfileQueryDataContentItemContentComponentDisplay,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponsePortalServiceProfileQueryDataContentItemContentComponentDisplay {
                 logo: f.optional("logo"),
@@ -1709,7 +1721,7 @@ for QueryResponsePortalServiceProfileQueryDataContentItemContentComponentDisplay
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| {
                 e
@@ -1792,14 +1804,14 @@ impl serde::Serialize for QueryResponsePortalServiceProfileQueryDataPaging {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &QueryResponsePortalServiceProfileQueryDataPaging,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("page", &v.page);
             w.optional("pageSize", &v.page_size);
             w.optional("totalCount", &v.total_count);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1809,10 +1821,10 @@ impl<'de> serde::Deserialize<'de> for QueryResponsePortalServiceProfileQueryData
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             QueryResponsePortalServiceProfileQueryDataPaging,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponsePortalServiceProfileQueryDataPaging {
                 page: f.optional("page"),
@@ -1823,7 +1835,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponsePortalServiceProfileQueryData
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| {
                 e.into_error("QueryResponsePortalServiceProfileQueryDataPaging")
@@ -1891,7 +1903,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     #[doc(alias = "GET /portalServiceProfiles")]
     #[inline]
     pub fn list_portal_service_profiles(&self) -> ListPortalServiceProfiles<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_PORTAL_SERVICE_PROFILES,
             &[],
@@ -1912,7 +1924,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
         &self,
         body: &PortalServiceProfile,
     ) -> CreatePortalServiceProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_PORTAL_SERVICE_PROFILE,
             &[],
@@ -1934,7 +1946,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
         &self,
         body: &PortalServiceProfile,
     ) -> CreatePortalServiceProfileV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_PORTAL_SERVICE_PROFILE_V1,
             &[],
@@ -1956,7 +1968,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     #[doc(alias = "DELETE /portalServiceProfiles")]
     #[inline]
     pub fn delete_portal_service_profiles(&self) -> DeletePortalServiceProfiles<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_PORTAL_SERVICE_PROFILES,
             &[],
@@ -1982,7 +1994,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryPortalServiceProfiles<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_PORTAL_SERVICE_PROFILES,
             &[],
@@ -2004,7 +2016,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
         &self,
         portal_service_profile_id: &str,
     ) -> GetPortalServiceProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_PORTAL_SERVICE_PROFILE,
             &[portal_service_profile_id],
@@ -2028,7 +2040,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
         portal_service_profile_id: &str,
         body: &PortalServiceProfile,
     ) -> UpdatePortalServiceProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_PORTAL_SERVICE_PROFILE,
             &[portal_service_profile_id],
@@ -2051,7 +2063,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
         &self,
         portal_service_profile_id: &str,
     ) -> DeletePortalServiceProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_PORTAL_SERVICE_PROFILE,
             &[portal_service_profile_id],
@@ -2077,7 +2089,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
         portal_service_profile_id: &str,
         body: &PortalServiceProfileImage,
     ) -> UpdatePortalServiceProfilePoweredImage<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_PORTAL_SERVICE_PROFILE_POWERED_IMAGE,
             &[portal_service_profile_id],
@@ -2106,7 +2118,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
         portal_service_profile_id: &str,
         body: &PortalServiceProfileImage,
     ) -> UpdatePortalServiceProfilePhoto<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_PORTAL_SERVICE_PROFILE_PHOTO,
             &[portal_service_profile_id],
@@ -2135,7 +2147,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
         portal_service_profile_id: &str,
         body: &PortalServiceProfileImage,
     ) -> UpdatePortalServiceProfileLogo<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_PORTAL_SERVICE_PROFILE_LOGO,
             &[portal_service_profile_id],
@@ -2166,7 +2178,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
         portal_service_profile_id: &str,
         body: &PortalServiceProfileImage,
     ) -> UpdatePortalServiceProfileBackgroundImage<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_PORTAL_SERVICE_PROFILE_BACKGROUND_IMAGE,
             &[portal_service_profile_id],
@@ -2195,7 +2207,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     )]
     #[inline]
     pub fn list_portal_service_profile_tags(&self) -> ListPortalServiceProfileTags<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_PORTAL_SERVICE_PROFILE_TAGS,
             &[],
@@ -2225,7 +2237,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     pub fn list_portal_service_profile_networks(
         &self,
     ) -> ListPortalServiceProfileNetworks<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_PORTAL_SERVICE_PROFILE_NETWORKS,
             &[],
@@ -2253,7 +2265,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryTemplatePortalServiceProfiles<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_TEMPLATE_PORTAL_SERVICE_PROFILES,
             &[],
@@ -2279,7 +2291,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
         &self,
         body: &PortalServiceProfile,
     ) -> CreateTemplatePortalServiceProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_TEMPLATE_PORTAL_SERVICE_PROFILE,
             &[],
@@ -2305,7 +2317,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
         &self,
         portal_service_profile_id: &str,
     ) -> GetTemplatePortalServiceProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_TEMPLATE_PORTAL_SERVICE_PROFILE,
             &[portal_service_profile_id],
@@ -2333,7 +2345,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
         portal_service_profile_id: &str,
         body: &PortalServiceProfile,
     ) -> UpdateTemplatePortalServiceProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE,
             &[portal_service_profile_id],
@@ -2360,7 +2372,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
         &self,
         portal_service_profile_id: &str,
     ) -> DeleteTemplatePortalServiceProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_TEMPLATE_PORTAL_SERVICE_PROFILE,
             &[portal_service_profile_id],
@@ -2394,7 +2406,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
         portal_service_profile_id: &str,
         body: &PortalServiceProfileImage,
     ) -> UpdateTemplatePortalServiceProfilePoweredImage<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_POWERED_IMAGE,
             &[portal_service_profile_id],
@@ -2427,7 +2439,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
         portal_service_profile_id: &str,
         body: &PortalServiceProfileImage,
     ) -> UpdateTemplatePortalServiceProfilePhoto<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_PHOTO,
             &[portal_service_profile_id],
@@ -2458,7 +2470,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
         portal_service_profile_id: &str,
         body: &PortalServiceProfileImage,
     ) -> UpdateTemplatePortalServiceProfileLogo<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_LOGO,
             &[portal_service_profile_id],
@@ -2493,7 +2505,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
         portal_service_profile_id: &str,
         body: &PortalServiceProfileImage,
     ) -> UpdateTemplatePortalServiceProfileBackgroundImage<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_BACKGROUND_IMAGE,
             &[portal_service_profile_id],
@@ -2524,7 +2536,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     pub fn list_template_portal_service_profile_tags(
         &self,
     ) -> ListTemplatePortalServiceProfileTags<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_TEMPLATE_PORTAL_SERVICE_PROFILE_TAGS,
             &[],
@@ -2554,7 +2566,7 @@ impl<'a> PortalServiceProfilesClient<'a> {
     pub fn list_template_portal_service_profile_networks(
         &self,
     ) -> ListTemplatePortalServiceProfileNetworks<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_TEMPLATE_PORTAL_SERVICE_PROFILE_NETWORKS,
             &[],
@@ -2564,18 +2576,18 @@ impl<'a> PortalServiceProfilesClient<'a> {
         }
     }
 }
-static LIST_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_portal_service_profiles",
     method: ruckus_one_runtime::Method::Get,
     path: "/portalServiceProfiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Request builder for `PortalServiceProfilesClient::list_portal_service_profiles` (List portal service profiles).
@@ -2584,7 +2596,7 @@ static LIST_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::Operation = ruckus_one_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListPortalServiceProfiles<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListPortalServiceProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2627,22 +2639,22 @@ impl<'a> ListPortalServiceProfiles<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_portal_service_profile",
     method: ruckus_one_runtime::Method::Post,
     path: "/portalServiceProfiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `create_portal_service_profile`; the first is the default.
@@ -2658,7 +2670,7 @@ pub type CreatePortalServiceProfileVersion = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreatePortalServiceProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreatePortalServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2710,18 +2722,18 @@ impl<'a> CreatePortalServiceProfile<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_PORTAL_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_PORTAL_SERVICE_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_portal_service_profile_v1",
     method: ruckus_one_runtime::Method::Post,
     path: "/portalServiceProfiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Request builder for `PortalServiceProfilesClient::create_portal_service_profile_v1` (Create portal service profile (v1)).
@@ -2730,7 +2742,7 @@ static CREATE_PORTAL_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreatePortalServiceProfileV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreatePortalServiceProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2773,18 +2785,18 @@ impl<'a> CreatePortalServiceProfileV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_portal_service_profiles",
     method: ruckus_one_runtime::Method::Delete,
     path: "/portalServiceProfiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Request builder for `PortalServiceProfilesClient::delete_portal_service_profiles` (Delete portal service profiles).
@@ -2793,7 +2805,7 @@ static DELETE_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::Operation = ruckus_on
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeletePortalServiceProfiles<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeletePortalServiceProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2836,22 +2848,22 @@ impl<'a> DeletePortalServiceProfiles<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_portal_service_profiles",
     method: ruckus_one_runtime::Method::Post,
     path: "/portalServiceProfiles/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_portal_service_profiles`; the first is the default.
@@ -2867,7 +2879,7 @@ pub type QueryPortalServiceProfilesVersion = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryPortalServiceProfiles<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryPortalServiceProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2882,8 +2894,8 @@ impl<'a> QueryPortalServiceProfiles<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -2940,26 +2952,26 @@ impl<'a> QueryPortalServiceProfiles<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_portal_service_profile",
     method: ruckus_one_runtime::Method::Get,
     path: "/portalServiceProfiles/{portalServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `get_portal_service_profile`; the first is the default.
@@ -2976,7 +2988,7 @@ pub type GetPortalServiceProfileVersion = super::versions::V1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetPortalServiceProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetPortalServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3025,26 +3037,26 @@ impl<'a> GetPortalServiceProfile<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_portal_service_profile",
     method: ruckus_one_runtime::Method::Put,
     path: "/portalServiceProfiles/{portalServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `update_portal_service_profile`; the first is the default.
@@ -3061,7 +3073,7 @@ pub type UpdatePortalServiceProfileVersion = super::versions::V1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdatePortalServiceProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdatePortalServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3140,22 +3152,22 @@ impl<'a> UpdatePortalServiceProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_portal_service_profile",
     method: ruckus_one_runtime::Method::Delete,
     path: "/portalServiceProfiles/{portalServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `delete_portal_service_profile`; the first is the default.
@@ -3171,7 +3183,7 @@ pub type DeletePortalServiceProfileVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeletePortalServiceProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeletePortalServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3250,22 +3262,22 @@ impl<'a> DeletePortalServiceProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static UPDATE_PORTAL_SERVICE_PROFILE_POWERED_IMAGE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_PORTAL_SERVICE_PROFILE_POWERED_IMAGE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_portal_service_profile_powered_image",
     method: ruckus_one_runtime::Method::Put,
     path: "/portalServiceProfiles/{portalServiceProfileId}/poweredImages",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `update_portal_service_profile_powered_image`; the first is the default.
@@ -3281,7 +3293,7 @@ pub type UpdatePortalServiceProfilePoweredImageVersion = super::versions::V1OrJs
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdatePortalServiceProfilePoweredImage<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdatePortalServiceProfilePoweredImage<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3333,22 +3345,22 @@ impl<'a> UpdatePortalServiceProfilePoweredImage<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_PORTAL_SERVICE_PROFILE_PHOTO: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_PORTAL_SERVICE_PROFILE_PHOTO: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_portal_service_profile_photo",
     method: ruckus_one_runtime::Method::Put,
     path: "/portalServiceProfiles/{portalServiceProfileId}/photos",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `update_portal_service_profile_photo`; the first is the default.
@@ -3364,7 +3376,7 @@ pub type UpdatePortalServiceProfilePhotoVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdatePortalServiceProfilePhoto<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdatePortalServiceProfilePhoto<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3413,22 +3425,22 @@ impl<'a> UpdatePortalServiceProfilePhoto<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_PORTAL_SERVICE_PROFILE_LOGO: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_PORTAL_SERVICE_PROFILE_LOGO: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_portal_service_profile_logo",
     method: ruckus_one_runtime::Method::Put,
     path: "/portalServiceProfiles/{portalServiceProfileId}/logos",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `update_portal_service_profile_logo`; the first is the default.
@@ -3444,7 +3456,7 @@ pub type UpdatePortalServiceProfileLogoVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdatePortalServiceProfileLogo<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdatePortalServiceProfileLogo<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3493,22 +3505,22 @@ impl<'a> UpdatePortalServiceProfileLogo<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_PORTAL_SERVICE_PROFILE_BACKGROUND_IMAGE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_PORTAL_SERVICE_PROFILE_BACKGROUND_IMAGE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_portal_service_profile_background_image",
     method: ruckus_one_runtime::Method::Put,
     path: "/portalServiceProfiles/{portalServiceProfileId}/backgroundImages",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `update_portal_service_profile_background_image`; the first is the default.
@@ -3524,7 +3536,7 @@ pub type UpdatePortalServiceProfileBackgroundImageVersion = super::versions::V1O
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdatePortalServiceProfileBackgroundImage<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdatePortalServiceProfileBackgroundImage<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3576,18 +3588,18 @@ impl<'a> UpdatePortalServiceProfileBackgroundImage<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_PORTAL_SERVICE_PROFILE_TAGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_PORTAL_SERVICE_PROFILE_TAGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_portal_service_profile_tags",
     method: ruckus_one_runtime::Method::Get,
     path: "/portalServiceProfiles/tags",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Request builder for `PortalServiceProfilesClient::list_portal_service_profile_tags` (List portal service profile tags).
@@ -3596,7 +3608,7 @@ static LIST_PORTAL_SERVICE_PROFILE_TAGS: ruckus_one_runtime::Operation = ruckus_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListPortalServiceProfileTags<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListPortalServiceProfileTags<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3639,18 +3651,18 @@ impl<'a> ListPortalServiceProfileTags<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_PORTAL_SERVICE_PROFILE_NETWORKS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_PORTAL_SERVICE_PROFILE_NETWORKS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_portal_service_profile_networks",
     method: ruckus_one_runtime::Method::Get,
     path: "/portalServiceProfiles/networks",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Request builder for `PortalServiceProfilesClient::list_portal_service_profile_networks` (List portal service profile networks).
@@ -3659,7 +3671,7 @@ static LIST_PORTAL_SERVICE_PROFILE_NETWORKS: ruckus_one_runtime::Operation = ruc
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListPortalServiceProfileNetworks<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListPortalServiceProfileNetworks<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3702,22 +3714,22 @@ impl<'a> ListPortalServiceProfileNetworks<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_TEMPLATE_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_TEMPLATE_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_template_portal_service_profiles",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/portalServiceProfiles/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_template_portal_service_profiles`; the first is the default.
@@ -3733,7 +3745,7 @@ pub type QueryTemplatePortalServiceProfilesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryTemplatePortalServiceProfiles<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryTemplatePortalServiceProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3751,8 +3763,8 @@ impl<'a> QueryTemplatePortalServiceProfiles<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -3809,22 +3821,22 @@ impl<'a> QueryTemplatePortalServiceProfiles<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_template_portal_service_profile",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/portalServiceProfiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `create_template_portal_service_profile`; the first is the default.
@@ -3840,7 +3852,7 @@ pub type CreateTemplatePortalServiceProfileVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateTemplatePortalServiceProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateTemplatePortalServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3895,22 +3907,22 @@ impl<'a> CreateTemplatePortalServiceProfile<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_template_portal_service_profile",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/portalServiceProfiles/{portalServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `get_template_portal_service_profile`; the first is the default.
@@ -3926,7 +3938,7 @@ pub type GetTemplatePortalServiceProfileVersion = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetTemplatePortalServiceProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetTemplatePortalServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3975,22 +3987,22 @@ impl<'a> GetTemplatePortalServiceProfile<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_template_portal_service_profile",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/portalServiceProfiles/{portalServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `update_template_portal_service_profile`; the first is the default.
@@ -4006,7 +4018,7 @@ pub type UpdateTemplatePortalServiceProfileVersion = super::versions::V1_1OrJson
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateTemplatePortalServiceProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateTemplatePortalServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4088,22 +4100,22 @@ impl<'a> UpdateTemplatePortalServiceProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_template_portal_service_profile",
     method: ruckus_one_runtime::Method::Delete,
     path: "/templates/portalServiceProfiles/{portalServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `delete_template_portal_service_profile`; the first is the default.
@@ -4119,7 +4131,7 @@ pub type DeleteTemplatePortalServiceProfileVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteTemplatePortalServiceProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteTemplatePortalServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4201,22 +4213,22 @@ impl<'a> DeleteTemplatePortalServiceProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_POWERED_IMAGE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_POWERED_IMAGE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_template_portal_service_profile_powered_image",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/portalServiceProfiles/{portalServiceProfileId}/poweredImages",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `update_template_portal_service_profile_powered_image`; the first is the default.
@@ -4232,7 +4244,7 @@ pub type UpdateTemplatePortalServiceProfilePoweredImageVersion = super::versions
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateTemplatePortalServiceProfilePoweredImage<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateTemplatePortalServiceProfilePoweredImage<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4284,22 +4296,22 @@ impl<'a> UpdateTemplatePortalServiceProfilePoweredImage<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_PHOTO: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_PHOTO: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_template_portal_service_profile_photo",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/portalServiceProfiles/{portalServiceProfileId}/photos",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `update_template_portal_service_profile_photo`; the first is the default.
@@ -4315,7 +4327,7 @@ pub type UpdateTemplatePortalServiceProfilePhotoVersion = super::versions::V1OrJ
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateTemplatePortalServiceProfilePhoto<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateTemplatePortalServiceProfilePhoto<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4367,22 +4379,22 @@ impl<'a> UpdateTemplatePortalServiceProfilePhoto<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_LOGO: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_LOGO: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_template_portal_service_profile_logo",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/portalServiceProfiles/{portalServiceProfileId}/logos",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `update_template_portal_service_profile_logo`; the first is the default.
@@ -4398,7 +4410,7 @@ pub type UpdateTemplatePortalServiceProfileLogoVersion = super::versions::V1OrJs
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateTemplatePortalServiceProfileLogo<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateTemplatePortalServiceProfileLogo<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4450,22 +4462,22 @@ impl<'a> UpdateTemplatePortalServiceProfileLogo<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_BACKGROUND_IMAGE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_BACKGROUND_IMAGE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_template_portal_service_profile_background_image",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/portalServiceProfiles/{portalServiceProfileId}/backgroundImages",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `update_template_portal_service_profile_background_image`; the first is the default.
@@ -4481,7 +4493,7 @@ pub type UpdateTemplatePortalServiceProfileBackgroundImageVersion = super::versi
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateTemplatePortalServiceProfileBackgroundImage<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateTemplatePortalServiceProfileBackgroundImage<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4533,18 +4545,18 @@ impl<'a> UpdateTemplatePortalServiceProfileBackgroundImage<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_TEMPLATE_PORTAL_SERVICE_PROFILE_TAGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_TEMPLATE_PORTAL_SERVICE_PROFILE_TAGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_template_portal_service_profile_tags",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/portalServiceProfiles/tags",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Request builder for `PortalServiceProfilesClient::list_template_portal_service_profile_tags` (List portal service profile template tags).
@@ -4553,7 +4565,7 @@ static LIST_TEMPLATE_PORTAL_SERVICE_PROFILE_TAGS: ruckus_one_runtime::Operation 
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListTemplatePortalServiceProfileTags<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListTemplatePortalServiceProfileTags<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4596,18 +4608,18 @@ impl<'a> ListTemplatePortalServiceProfileTags<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_TEMPLATE_PORTAL_SERVICE_PROFILE_NETWORKS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_TEMPLATE_PORTAL_SERVICE_PROFILE_NETWORKS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_template_portal_service_profile_networks",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/portalServiceProfiles/networks",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
 /// Request builder for `PortalServiceProfilesClient::list_template_portal_service_profile_networks` (List portal service profile template networks).
@@ -4616,7 +4628,7 @@ static LIST_TEMPLATE_PORTAL_SERVICE_PROFILE_NETWORKS: ruckus_one_runtime::Operat
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListTemplatePortalServiceProfileNetworks<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListTemplatePortalServiceProfileNetworks<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).

@@ -21,12 +21,15 @@ pub struct AcceptedResponse2 {
 }
 impl serde::Serialize for AcceptedResponse2 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AcceptedResponse2, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AcceptedResponse2,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("requestId", &v.request_id);
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -36,8 +39,11 @@ impl<'de> serde::Deserialize<'de> for AcceptedResponse2 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AcceptedResponse2, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AcceptedResponse2,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AcceptedResponse2 {
                 request_id: f.optional("requestId"),
                 links: f.optional("_links"),
@@ -46,7 +52,7 @@ impl<'de> serde::Deserialize<'de> for AcceptedResponse2 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AcceptedResponse2"))
     }
 }
@@ -91,13 +97,13 @@ pub struct Address {
 }
 impl serde::Serialize for Address {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Address, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Address, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.field("country", &v.country);
             w.field("city", &v.city);
             w.optional("addressLine", &v.address_line);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -107,8 +113,8 @@ impl<'de> serde::Deserialize<'de> for Address {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Address, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Address, ruckus_one_runtime::internal::object::FieldError> {
             let value = Address {
                 country: f.required("country")?,
                 city: f.required("city")?,
@@ -118,7 +124,7 @@ impl<'de> serde::Deserialize<'de> for Address {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Address"))
     }
 }
@@ -179,7 +185,10 @@ pub struct CommunicationConfig {
 }
 impl serde::Serialize for CommunicationConfig {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &CommunicationConfig, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &CommunicationConfig,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("type", &v.type_);
             w.optional("sendEmail", &v.send_email);
             w.optional("sendSms", &v.send_sms);
@@ -222,7 +231,7 @@ impl serde::Serialize for CommunicationConfig {
             );
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -232,8 +241,11 @@ impl<'de> serde::Deserialize<'de> for CommunicationConfig {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<CommunicationConfig, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            CommunicationConfig,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = CommunicationConfig {
                 type_: f.optional("type"),
                 send_email: f.optional("sendEmail"),
@@ -270,7 +282,7 @@ impl<'de> serde::Deserialize<'de> for CommunicationConfig {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("CommunicationConfig"))
     }
 }
@@ -464,13 +476,16 @@ pub struct DpskSettings {
 }
 impl serde::Serialize for DpskSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DpskSettings, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DpskSettings,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("type", &v.type_);
             w.optional("passphrase", &v.passphrase);
             w.optional("vlan", &v.vlan);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -480,8 +495,8 @@ impl<'de> serde::Deserialize<'de> for DpskSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DpskSettings, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<DpskSettings, ruckus_one_runtime::internal::object::FieldError> {
             let value = DpskSettings {
                 type_: f.required("type")?,
                 passphrase: f.optional("passphrase"),
@@ -491,7 +506,7 @@ impl<'de> serde::Deserialize<'de> for DpskSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DpskSettings"))
     }
 }
@@ -537,12 +552,12 @@ pub struct LanPort {
 }
 impl serde::Serialize for LanPort {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &LanPort, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &LanPort, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.field("macAddress", &v.mac_address);
             w.field("portIndex", &v.port_index);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -552,8 +567,8 @@ impl<'de> serde::Deserialize<'de> for LanPort {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<LanPort, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<LanPort, ruckus_one_runtime::internal::object::FieldError> {
             let value = LanPort {
                 mac_address: f.required("macAddress")?,
                 port_index: f.required("portIndex")?,
@@ -561,7 +576,7 @@ impl<'de> serde::Deserialize<'de> for LanPort {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("LanPort"))
     }
 }
@@ -607,7 +622,7 @@ impl serde::Serialize for PageEntityModelPersona {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &PageEntityModelPersona,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("totalElements", &v.total_elements);
             w.optional("totalPages", &v.total_pages);
@@ -622,7 +637,7 @@ impl serde::Serialize for PageEntityModelPersona {
             w.optional("empty", &v.empty);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -632,8 +647,11 @@ impl<'de> serde::Deserialize<'de> for PageEntityModelPersona {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PageEntityModelPersona, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            PageEntityModelPersona,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = PageEntityModelPersona {
                 total_elements: f.optional("totalElements"),
                 total_pages: f.optional("totalPages"),
@@ -651,7 +669,7 @@ impl<'de> serde::Deserialize<'de> for PageEntityModelPersona {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PageEntityModelPersona"))
     }
 }
@@ -761,7 +779,7 @@ impl serde::Serialize for PageEntityModelResidentPortal {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &PageEntityModelResidentPortal,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("totalElements", &v.total_elements);
             w.optional("totalPages", &v.total_pages);
@@ -776,7 +794,7 @@ impl serde::Serialize for PageEntityModelResidentPortal {
             w.optional("empty", &v.empty);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -786,10 +804,10 @@ impl<'de> serde::Deserialize<'de> for PageEntityModelResidentPortal {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             PageEntityModelResidentPortal,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = PageEntityModelResidentPortal {
                 total_elements: f.optional("totalElements"),
@@ -808,7 +826,7 @@ impl<'de> serde::Deserialize<'de> for PageEntityModelResidentPortal {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PageEntityModelResidentPortal"))
     }
 }
@@ -916,7 +934,10 @@ pub struct PageEntityModelUnit {
 }
 impl serde::Serialize for PageEntityModelUnit {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PageEntityModelUnit, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &PageEntityModelUnit,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("totalElements", &v.total_elements);
             w.optional("totalPages", &v.total_pages);
             w.optional("pageable", &v.pageable);
@@ -930,7 +951,7 @@ impl serde::Serialize for PageEntityModelUnit {
             w.optional("empty", &v.empty);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -940,8 +961,11 @@ impl<'de> serde::Deserialize<'de> for PageEntityModelUnit {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PageEntityModelUnit, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            PageEntityModelUnit,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = PageEntityModelUnit {
                 total_elements: f.optional("totalElements"),
                 total_pages: f.optional("totalPages"),
@@ -959,7 +983,7 @@ impl<'de> serde::Deserialize<'de> for PageEntityModelUnit {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PageEntityModelUnit"))
     }
 }
@@ -1057,13 +1081,13 @@ pub struct Persona {
 }
 impl serde::Serialize for Persona {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Persona, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Persona, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.field("unitId", &v.unit_id);
             w.field("personaType", &v.persona_type);
             w.field("personaId", &v.persona_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1073,8 +1097,8 @@ impl<'de> serde::Deserialize<'de> for Persona {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Persona, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Persona, ruckus_one_runtime::internal::object::FieldError> {
             let value = Persona {
                 unit_id: f.required("unitId")?,
                 persona_type: f.required("personaType")?,
@@ -1083,7 +1107,7 @@ impl<'de> serde::Deserialize<'de> for Persona {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Persona"))
     }
 }
@@ -1187,7 +1211,7 @@ pub struct Property {
 }
 impl serde::Serialize for Property {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Property, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Property, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("venueId", &v.venue_id);
             w.field("venueName", &v.venue_name);
             w.optional("address", &v.address);
@@ -1201,7 +1225,7 @@ impl serde::Serialize for Property {
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1211,8 +1235,8 @@ impl<'de> serde::Deserialize<'de> for Property {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Property, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Property, ruckus_one_runtime::internal::object::FieldError> {
             let value = Property {
                 venue_id: f.optional("venueId"),
                 venue_name: f.required("venueName")?,
@@ -1230,7 +1254,7 @@ impl<'de> serde::Deserialize<'de> for Property {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Property"))
     }
 }
@@ -1365,7 +1389,7 @@ pub struct Property2 {
 }
 impl serde::Serialize for Property2 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Property2, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Property2, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("venueId", &v.venue_id);
             w.field("venueName", &v.venue_name);
             w.optional("address", &v.address);
@@ -1378,7 +1402,7 @@ impl serde::Serialize for Property2 {
             w.optional("communicationConfig", &v.communication_config);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1388,8 +1412,8 @@ impl<'de> serde::Deserialize<'de> for Property2 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Property2, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Property2, ruckus_one_runtime::internal::object::FieldError> {
             let value = Property2 {
                 venue_id: f.optional("venueId"),
                 venue_name: f.required("venueName")?,
@@ -1406,7 +1430,7 @@ impl<'de> serde::Deserialize<'de> for Property2 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Property2"))
     }
 }
@@ -1522,12 +1546,12 @@ impl serde::Serialize for PropertyAcceptedResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &PropertyAcceptedResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("requestId", &v.request_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1537,8 +1561,11 @@ impl<'de> serde::Deserialize<'de> for PropertyAcceptedResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PropertyAcceptedResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            PropertyAcceptedResponse,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = PropertyAcceptedResponse {
                 request_id: f.optional("requestId"),
                 additional_fields: f.rest(),
@@ -1546,7 +1573,7 @@ impl<'de> serde::Deserialize<'de> for PropertyAcceptedResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PropertyAcceptedResponse"))
     }
 }
@@ -1594,7 +1621,10 @@ pub struct PropertyPage {
 }
 impl serde::Serialize for PropertyPage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PropertyPage, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &PropertyPage,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("totalElements", &v.total_elements);
             w.optional("totalPages", &v.total_pages);
             w.optional("pageable", &v.pageable);
@@ -1608,7 +1638,7 @@ impl serde::Serialize for PropertyPage {
             w.optional("empty", &v.empty);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1618,8 +1648,8 @@ impl<'de> serde::Deserialize<'de> for PropertyPage {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PropertyPage, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<PropertyPage, ruckus_one_runtime::internal::object::FieldError> {
             let value = PropertyPage {
                 total_elements: f.optional("totalElements"),
                 total_pages: f.optional("totalPages"),
@@ -1637,7 +1667,7 @@ impl<'de> serde::Deserialize<'de> for PropertyPage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PropertyPage"))
     }
 }
@@ -1740,7 +1770,7 @@ impl serde::Serialize for PropertyPageableObject {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &PropertyPageableObject,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("paged", &v.paged);
             w.optional("pageNumber", &v.page_number);
@@ -1750,7 +1780,7 @@ impl serde::Serialize for PropertyPageableObject {
             w.optional("sort", &v.sort);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1760,8 +1790,11 @@ impl<'de> serde::Deserialize<'de> for PropertyPageableObject {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PropertyPageableObject, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            PropertyPageableObject,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = PropertyPageableObject {
                 paged: f.optional("paged"),
                 page_number: f.optional("pageNumber"),
@@ -1774,7 +1807,7 @@ impl<'de> serde::Deserialize<'de> for PropertyPageableObject {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PropertyPageableObject"))
     }
 }
@@ -1843,14 +1876,17 @@ pub struct PropertyPersona {
 }
 impl serde::Serialize for PropertyPersona {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PropertyPersona, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &PropertyPersona,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("unitId", &v.unit_id);
             w.field("personaType", &v.persona_type);
             w.field("personaId", &v.persona_id);
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1860,8 +1896,8 @@ impl<'de> serde::Deserialize<'de> for PropertyPersona {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PropertyPersona, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<PropertyPersona, ruckus_one_runtime::internal::object::FieldError> {
             let value = PropertyPersona {
                 unit_id: f.required("unitId")?,
                 persona_type: f.required("personaType")?,
@@ -1872,7 +1908,7 @@ impl<'de> serde::Deserialize<'de> for PropertyPersona {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PropertyPersona"))
     }
 }
@@ -1924,7 +1960,10 @@ pub struct PropertyQueryData {
 }
 impl serde::Serialize for PropertyQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PropertyQueryData, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &PropertyQueryData,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("fields", &v.fields);
             w.optional("sortField", &v.sort_field);
             w.optional("keyword", &v.keyword);
@@ -1934,7 +1973,7 @@ impl serde::Serialize for PropertyQueryData {
             w.optional("filters", &v.filters);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1944,8 +1983,11 @@ impl<'de> serde::Deserialize<'de> for PropertyQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PropertyQueryData, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            PropertyQueryData,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = PropertyQueryData {
                 fields: f.optional("fields"),
                 sort_field: f.optional("sortField"),
@@ -1959,7 +2001,7 @@ impl<'de> serde::Deserialize<'de> for PropertyQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PropertyQueryData"))
     }
 }
@@ -2022,13 +2064,13 @@ impl serde::Serialize for PropertyResidentPortalAssignment {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &PropertyResidentPortalAssignment,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("venueId", &v.venue_id);
             w.optional("residentPortalId", &v.resident_portal_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2038,10 +2080,10 @@ impl<'de> serde::Deserialize<'de> for PropertyResidentPortalAssignment {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             PropertyResidentPortalAssignment,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = PropertyResidentPortalAssignment {
                 venue_id: f.optional("venueId"),
@@ -2051,7 +2093,7 @@ impl<'de> serde::Deserialize<'de> for PropertyResidentPortalAssignment {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PropertyResidentPortalAssignment"))
     }
 }
@@ -2093,13 +2135,16 @@ pub struct PropertySortObject {
 }
 impl serde::Serialize for PropertySortObject {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PropertySortObject, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &PropertySortObject,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("sorted", &v.sorted);
             w.optional("unsorted", &v.unsorted);
             w.optional("empty", &v.empty);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2109,8 +2154,11 @@ impl<'de> serde::Deserialize<'de> for PropertySortObject {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PropertySortObject, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            PropertySortObject,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = PropertySortObject {
                 sorted: f.optional("sorted"),
                 unsorted: f.optional("unsorted"),
@@ -2120,7 +2168,7 @@ impl<'de> serde::Deserialize<'de> for PropertySortObject {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PropertySortObject"))
     }
 }
@@ -2234,7 +2282,10 @@ pub struct PropertyUnit {
 }
 impl serde::Serialize for PropertyUnit {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PropertyUnit, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &PropertyUnit,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.field("name", &v.name);
             w.field("resident", &v.resident);
@@ -2248,7 +2299,7 @@ impl serde::Serialize for PropertyUnit {
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2258,8 +2309,8 @@ impl<'de> serde::Deserialize<'de> for PropertyUnit {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PropertyUnit, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<PropertyUnit, ruckus_one_runtime::internal::object::FieldError> {
             let value = PropertyUnit {
                 id: f.optional("id"),
                 name: f.required("name")?,
@@ -2277,7 +2328,7 @@ impl<'de> serde::Deserialize<'de> for PropertyUnit {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PropertyUnit"))
     }
 }
@@ -2367,12 +2418,15 @@ pub struct QoSProfileAssignment {
 }
 impl serde::Serialize for QoSProfileAssignment {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &QoSProfileAssignment, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &QoSProfileAssignment,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("unitIds", &v.unit_ids);
             w.field("profileExpiry", &v.profile_expiry);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2382,8 +2436,11 @@ impl<'de> serde::Deserialize<'de> for QoSProfileAssignment {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<QoSProfileAssignment, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            QoSProfileAssignment,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = QoSProfileAssignment {
                 unit_ids: f.required("unitIds")?,
                 profile_expiry: f.required("profileExpiry")?,
@@ -2391,7 +2448,7 @@ impl<'de> serde::Deserialize<'de> for QoSProfileAssignment {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("QoSProfileAssignment"))
     }
 }
@@ -2426,13 +2483,13 @@ pub struct Resident {
 }
 impl serde::Serialize for Resident {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Resident, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Resident, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.field("name", &v.name);
             w.optional("email", &v.email);
             w.optional("phoneNumber", &v.phone_number);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2442,8 +2499,8 @@ impl<'de> serde::Deserialize<'de> for Resident {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Resident, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Resident, ruckus_one_runtime::internal::object::FieldError> {
             let value = Resident {
                 name: f.required("name")?,
                 email: f.optional("email"),
@@ -2453,7 +2510,7 @@ impl<'de> serde::Deserialize<'de> for Resident {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Resident"))
     }
 }
@@ -2502,7 +2559,10 @@ pub struct ResidentPortal {
 }
 impl serde::Serialize for ResidentPortal {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ResidentPortal, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ResidentPortal,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.field("name", &v.name);
             w.optional("description", &v.description);
@@ -2512,7 +2572,7 @@ impl serde::Serialize for ResidentPortal {
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2522,8 +2582,8 @@ impl<'de> serde::Deserialize<'de> for ResidentPortal {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ResidentPortal, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ResidentPortal, ruckus_one_runtime::internal::object::FieldError> {
             let value = ResidentPortal {
                 id: f.optional("id"),
                 name: f.required("name")?,
@@ -2537,7 +2597,7 @@ impl<'de> serde::Deserialize<'de> for ResidentPortal {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ResidentPortal"))
     }
 }
@@ -2602,12 +2662,12 @@ impl serde::Serialize for ResidentPortalAccessConfig {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ResidentPortalAccessConfig,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("tenantSetDpsk", &v.tenant_set_dpsk);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2617,8 +2677,11 @@ impl<'de> serde::Deserialize<'de> for ResidentPortalAccessConfig {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ResidentPortalAccessConfig, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ResidentPortalAccessConfig,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ResidentPortalAccessConfig {
                 tenant_set_dpsk: f.optional("tenantSetDpsk"),
                 additional_fields: f.rest(),
@@ -2626,7 +2689,7 @@ impl<'de> serde::Deserialize<'de> for ResidentPortalAccessConfig {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ResidentPortalAccessConfig"))
     }
 }
@@ -2665,7 +2728,7 @@ impl serde::Serialize for ResidentPortalColorConfig {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ResidentPortalColorConfig,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("mainColor", &v.main_color);
             w.optional("accentColor", &v.accent_color);
@@ -2673,7 +2736,7 @@ impl serde::Serialize for ResidentPortalColorConfig {
             w.optional("textColor", &v.text_color);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2683,8 +2746,11 @@ impl<'de> serde::Deserialize<'de> for ResidentPortalColorConfig {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ResidentPortalColorConfig, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ResidentPortalColorConfig,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ResidentPortalColorConfig {
                 main_color: f.optional("mainColor"),
                 accent_color: f.optional("accentColor"),
@@ -2695,7 +2761,7 @@ impl<'de> serde::Deserialize<'de> for ResidentPortalColorConfig {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ResidentPortalColorConfig"))
     }
 }
@@ -2763,7 +2829,9 @@ impl std::fmt::Debug for ResidentPortalConfig {
             Self::ResidentPortalUiConfigs(v) => {
                 f.debug_tuple("ResidentPortalUiConfigs").field(v).finish()
             }
-            Self::Unknown(v) => ruckus_one_runtime::union::debug_unknown(f, v, &[]),
+            Self::Unknown(v) => {
+                ruckus_one_runtime::internal::union::debug_unknown(f, v, &[])
+            }
         }
     }
 }
@@ -2771,7 +2839,7 @@ impl serde::Serialize for ResidentPortalConfig {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
             Self::ResidentPortalUiConfigs(v) => {
-                ruckus_one_runtime::union::serialize_tagged(
+                ruckus_one_runtime::internal::union::serialize_tagged(
                     v,
                     "type",
                     "ResidentPortalUiConfigs",
@@ -2786,12 +2854,12 @@ impl<'de> serde::Deserialize<'de> for ResidentPortalConfig {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = ruckus_one_runtime::union::read(deserializer)?;
+        let value = ruckus_one_runtime::internal::union::read(deserializer)?;
         Ok(
-            match ruckus_one_runtime::union::tag(&value, "type").as_deref() {
+            match ruckus_one_runtime::internal::union::tag(&value, "type").as_deref() {
                 Some("ResidentPortalUiConfigs") => {
                     Self::ResidentPortalUiConfigs(
-                        ruckus_one_runtime::union::decode_tagged(
+                        ruckus_one_runtime::internal::union::decode_tagged(
                             &value,
                             "type",
                             "ResidentPortalConfig",
@@ -2824,13 +2892,13 @@ impl serde::Serialize for ResidentPortalFileConfig {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ResidentPortalFileConfig,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("logoFileName", &v.logo_file_name);
             w.optional("favIconFileName", &v.fav_icon_file_name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2840,8 +2908,11 @@ impl<'de> serde::Deserialize<'de> for ResidentPortalFileConfig {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ResidentPortalFileConfig, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ResidentPortalFileConfig,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ResidentPortalFileConfig {
                 logo_file_name: f.optional("logoFileName"),
                 fav_icon_file_name: f.optional("favIconFileName"),
@@ -2850,7 +2921,7 @@ impl<'de> serde::Deserialize<'de> for ResidentPortalFileConfig {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ResidentPortalFileConfig"))
     }
 }
@@ -2901,7 +2972,7 @@ impl serde::Serialize for ResidentPortalTextConfig {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ResidentPortalTextConfig,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("loginText", &v.login_text);
             w.optional("title", &v.title);
@@ -2910,7 +2981,7 @@ impl serde::Serialize for ResidentPortalTextConfig {
             w.optional("helpText", &v.help_text);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2920,8 +2991,11 @@ impl<'de> serde::Deserialize<'de> for ResidentPortalTextConfig {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ResidentPortalTextConfig, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ResidentPortalTextConfig,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ResidentPortalTextConfig {
                 login_text: f.optional("loginText"),
                 title: f.optional("title"),
@@ -2933,7 +3007,7 @@ impl<'de> serde::Deserialize<'de> for ResidentPortalTextConfig {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ResidentPortalTextConfig"))
     }
 }
@@ -2996,7 +3070,7 @@ impl serde::Serialize for ResidentPortalUiConfigs {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ResidentPortalUiConfigs,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("access", &v.access);
             w.optional("color", &v.color);
@@ -3004,7 +3078,7 @@ impl serde::Serialize for ResidentPortalUiConfigs {
             w.optional("text", &v.text);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3014,8 +3088,11 @@ impl<'de> serde::Deserialize<'de> for ResidentPortalUiConfigs {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ResidentPortalUiConfigs, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ResidentPortalUiConfigs,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ResidentPortalUiConfigs {
                 access: f.optional("access"),
                 color: f.optional("color"),
@@ -3026,7 +3103,7 @@ impl<'de> serde::Deserialize<'de> for ResidentPortalUiConfigs {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ResidentPortalUiConfigs"))
     }
 }
@@ -3081,12 +3158,15 @@ pub struct TrafficControl {
 }
 impl serde::Serialize for TrafficControl {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &TrafficControl, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &TrafficControl,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("meteringProfileId", &v.metering_profile_id);
             w.field("profileExpiry", &v.profile_expiry);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3096,8 +3176,8 @@ impl<'de> serde::Deserialize<'de> for TrafficControl {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<TrafficControl, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<TrafficControl, ruckus_one_runtime::internal::object::FieldError> {
             let value = TrafficControl {
                 metering_profile_id: f.required("meteringProfileId")?,
                 profile_expiry: f.required("profileExpiry")?,
@@ -3105,7 +3185,7 @@ impl<'de> serde::Deserialize<'de> for TrafficControl {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("TrafficControl"))
     }
 }
@@ -3149,7 +3229,7 @@ pub struct Unit {
 }
 impl serde::Serialize for Unit {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Unit, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Unit, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.field("name", &v.name);
             w.field("resident", &v.resident);
@@ -3162,7 +3242,7 @@ impl serde::Serialize for Unit {
             w.optional("identityCount", &v.identity_count);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3172,8 +3252,8 @@ impl<'de> serde::Deserialize<'de> for Unit {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Unit, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Unit, ruckus_one_runtime::internal::object::FieldError> {
             let value = Unit {
                 id: f.optional("id"),
                 name: f.required("name")?,
@@ -3190,7 +3270,7 @@ impl<'de> serde::Deserialize<'de> for Unit {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Unit"))
     }
 }
@@ -3270,12 +3350,12 @@ pub struct UnitAp {
 }
 impl serde::Serialize for UnitAp {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &UnitAp, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &UnitAp, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.field("name", &v.name);
             w.optional("selectedPorts", &v.selected_ports);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3285,8 +3365,8 @@ impl<'de> serde::Deserialize<'de> for UnitAp {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<UnitAp, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<UnitAp, ruckus_one_runtime::internal::object::FieldError> {
             let value = UnitAp {
                 name: f.required("name")?,
                 selected_ports: f.optional("selectedPorts"),
@@ -3295,7 +3375,7 @@ impl<'de> serde::Deserialize<'de> for UnitAp {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("UnitAp"))
     }
 }
@@ -3336,7 +3416,7 @@ pub struct UnitConfig {
 }
 impl serde::Serialize for UnitConfig {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &UnitConfig, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &UnitConfig, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("type", &v.type_);
             w.optional("residentPortalAllowed", &v.resident_portal_allowed);
             w.optional("residentApiAllowed", &v.resident_api_allowed);
@@ -3345,7 +3425,7 @@ impl serde::Serialize for UnitConfig {
             w.optional("guestAllowed", &v.guest_allowed);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3355,8 +3435,8 @@ impl<'de> serde::Deserialize<'de> for UnitConfig {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<UnitConfig, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<UnitConfig, ruckus_one_runtime::internal::object::FieldError> {
             let value = UnitConfig {
                 type_: f.optional("type"),
                 resident_portal_allowed: f.optional("residentPortalAllowed"),
@@ -3369,7 +3449,7 @@ impl<'de> serde::Deserialize<'de> for UnitConfig {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("UnitConfig"))
     }
 }
@@ -3461,7 +3541,7 @@ impl<'a> PropertyManagementClient<'a> {
         unit_id: &str,
         identity_id: &str,
     ) -> AssignUnitIdentity<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ASSIGN_UNIT_IDENTITY,
             &[venue_id, unit_id, identity_id],
@@ -3489,7 +3569,7 @@ impl<'a> PropertyManagementClient<'a> {
         unit_id: &str,
         identity_id: &str,
     ) -> RemoveUnitIdentity<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REMOVE_UNIT_IDENTITY,
             &[venue_id, unit_id, identity_id],
@@ -3519,7 +3599,7 @@ impl<'a> PropertyManagementClient<'a> {
         qos_profile_id: &str,
         body: &QoSProfileAssignment,
     ) -> QosProfileAssignments<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QOS_PROFILE_ASSIGNMENTS,
             &[venue_id, qos_profile_id],
@@ -3545,7 +3625,7 @@ impl<'a> PropertyManagementClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenuePropertyConfig<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_PROPERTY_CONFIG,
             &[venue_id],
@@ -3573,7 +3653,7 @@ impl<'a> PropertyManagementClient<'a> {
         venue_id: &str,
         body: &Property2,
     ) -> EnableVenueProperty<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ENABLE_VENUE_PROPERTY,
             &[venue_id],
@@ -3602,7 +3682,7 @@ impl<'a> PropertyManagementClient<'a> {
         venue_id: &str,
         body: &Property2,
     ) -> EnablePropertySelectively<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ENABLE_PROPERTY_SELECTIVELY,
             &[venue_id],
@@ -3634,7 +3714,7 @@ impl<'a> PropertyManagementClient<'a> {
         venue_id: &str,
         resident_portal_id: &str,
     ) -> AssignResidentPortal<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ASSIGN_RESIDENT_PORTAL,
             &[venue_id, resident_portal_id],
@@ -3660,7 +3740,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "getAllUnits")]
     #[inline]
     pub fn get_all_units(&self, venue_id: &str) -> GetAllUnits<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ALL_UNITS,
             &[venue_id],
@@ -3684,7 +3764,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "addUnit")]
     #[inline]
     pub fn add_unit(&self, venue_id: &str, body: &Unit) -> AddUnit<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_UNIT,
             &[venue_id],
@@ -3710,7 +3790,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "queryUnits")]
     #[inline]
     pub fn query_units(&self, venue_id: &str) -> QueryUnits<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_UNITS,
             &[venue_id],
@@ -3737,7 +3817,7 @@ impl<'a> PropertyManagementClient<'a> {
         venue_id: &str,
         body: &Vec<String>,
     ) -> ResendNotifications<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &RESEND_NOTIFICATIONS,
             &[venue_id],
@@ -3763,7 +3843,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "queryIdentities")]
     #[inline]
     pub fn query_unit_identities(&self, venue_id: &str) -> QueryUnitIdentities<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_UNIT_IDENTITIES,
             &[venue_id],
@@ -3787,7 +3867,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "queryPropertyConfigs")]
     #[inline]
     pub fn query_property_configs(&self) -> QueryPropertyConfigs<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_PROPERTY_CONFIGS,
             &[],
@@ -3809,7 +3889,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "addResidentPortal")]
     #[inline]
     pub fn add_resident_portal(&self) -> AddResidentPortal<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_RESIDENT_PORTAL,
             &[],
@@ -3833,7 +3913,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "queryResidentPortals")]
     #[inline]
     pub fn query_resident_portals(&self) -> QueryResidentPortals<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_RESIDENT_PORTALS,
             &[],
@@ -3856,7 +3936,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "fetchUnit")]
     #[inline]
     pub fn fetch_unit(&self, venue_id: &str, unit_id: &str) -> FetchUnit<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &FETCH_UNIT,
             &[venue_id, unit_id],
@@ -3881,7 +3961,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "deleteUnit")]
     #[inline]
     pub fn delete_unit(&self, venue_id: &str, unit_id: &str) -> DeleteUnit<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_UNIT,
             &[venue_id, unit_id],
@@ -3907,7 +3987,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "editUnit")]
     #[inline]
     pub fn edit_unit(&self, venue_id: &str, unit_id: &str, body: &Unit) -> EditUnit<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &EDIT_UNIT,
             &[venue_id, unit_id],
@@ -3930,7 +4010,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "fetchResidentPortal")]
     #[inline]
     pub fn fetch_resident_portal(&self, portal_id: &str) -> FetchResidentPortal<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &FETCH_RESIDENT_PORTAL,
             &[portal_id],
@@ -3951,7 +4031,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "deleteResidentPortal")]
     #[inline]
     pub fn delete_resident_portal(&self, portal_id: &str) -> DeleteResidentPortal<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_RESIDENT_PORTAL,
             &[portal_id],
@@ -3974,7 +4054,7 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "editResidentPortal")]
     #[inline]
     pub fn edit_resident_portal(&self, portal_id: &str) -> EditResidentPortal<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &EDIT_RESIDENT_PORTAL,
             &[portal_id],
@@ -4000,7 +4080,7 @@ impl<'a> PropertyManagementClient<'a> {
         portal_id: &str,
         type_: &str,
     ) -> DownloadPortalFile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DOWNLOAD_PORTAL_FILE,
             &[portal_id, type_],
@@ -4026,7 +4106,7 @@ impl<'a> PropertyManagementClient<'a> {
         portal_id: &str,
         type_: &str,
     ) -> DeletePortalFile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_PORTAL_FILE,
             &[portal_id, type_],
@@ -4034,22 +4114,22 @@ impl<'a> PropertyManagementClient<'a> {
         DeletePortalFile { req }
     }
 }
-static ASSIGN_UNIT_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ASSIGN_UNIT_IDENTITY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "assign_unit_identity",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/units/{unitId}/identities/{identityId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
 };
 /// Representations offered by `assign_unit_identity`; the first is the default.
@@ -4065,7 +4145,7 @@ pub type AssignUnitIdentityVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AssignUnitIdentity<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> AssignUnitIdentity<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4109,18 +4189,18 @@ impl<'a> AssignUnitIdentity<'a> {
         self.req.send_json_with_response()
     }
 }
-static REMOVE_UNIT_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static REMOVE_UNIT_IDENTITY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_unit_identity",
     method: ruckus_one_runtime::Method::Delete,
     path: "/venues/{venueId}/units/{unitId}/identities/{identityId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
 };
 /// Request builder for `PropertyManagementClient::remove_unit_identity` (Delete identity property).
@@ -4129,7 +4209,7 @@ static REMOVE_UNIT_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime:
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveUnitIdentity<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> RemoveUnitIdentity<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4167,22 +4247,22 @@ impl<'a> RemoveUnitIdentity<'a> {
         self.req.send_empty_with_response()
     }
 }
-static QOS_PROFILE_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QOS_PROFILE_ASSIGNMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "qos_profile_assignments",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/units/qosProfileAssignments/{qosProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
 };
 /// Representations offered by `qos_profile_assignments`; the first is the default.
@@ -4198,7 +4278,7 @@ pub type QosProfileAssignmentsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QosProfileAssignments<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QosProfileAssignments<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4277,22 +4357,22 @@ impl<'a> QosProfileAssignments<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_PROPERTY_CONFIG: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_PROPERTY_CONFIG: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_property_config",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/propertyConfigs",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
 };
 /// Representations offered by `get_venue_property_config`; the first is the default.
@@ -4308,7 +4388,7 @@ pub type GetVenuePropertyConfigVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenuePropertyConfig<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenuePropertyConfig<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4355,22 +4435,22 @@ impl<'a> GetVenuePropertyConfig<'a> {
         self.req.send_json_with_response()
     }
 }
-static ENABLE_VENUE_PROPERTY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ENABLE_VENUE_PROPERTY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "enable_venue_property",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/propertyConfigs",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
 };
 /// Representations offered by `enable_venue_property`; the first is the default.
@@ -4386,7 +4466,7 @@ pub type EnableVenuePropertyVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct EnableVenueProperty<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> EnableVenueProperty<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4462,22 +4542,22 @@ impl<'a> EnableVenueProperty<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ENABLE_PROPERTY_SELECTIVELY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ENABLE_PROPERTY_SELECTIVELY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "enable_property_selectively",
     method: ruckus_one_runtime::Method::Patch,
     path: "/venues/{venueId}/propertyConfigs",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
 };
 /// Representations offered by `enable_property_selectively`; the first is the default.
@@ -4493,7 +4573,7 @@ pub type EnablePropertySelectivelyVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct EnablePropertySelectively<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> EnablePropertySelectively<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4569,22 +4649,22 @@ impl<'a> EnablePropertySelectively<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ASSIGN_RESIDENT_PORTAL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ASSIGN_RESIDENT_PORTAL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "assign_resident_portal",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/propertyConfigs/residentPortalAssignments/{residentPortalId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
 };
 /// Representations offered by `assign_resident_portal`; the first is the default.
@@ -4600,7 +4680,7 @@ pub type AssignResidentPortalVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AssignResidentPortal<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> AssignResidentPortal<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4649,22 +4729,22 @@ impl<'a> AssignResidentPortal<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_ALL_UNITS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_ALL_UNITS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_units",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/units",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
 };
 /// Representations offered by `get_all_units`; the first is the default.
@@ -4681,7 +4761,7 @@ pub type GetAllUnitsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllUnits<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetAllUnits<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4720,8 +4800,8 @@ impl<'a> GetAllUnits<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::Spring,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::Spring,
         items: "content",
         first_page: 0u32,
     };
@@ -4773,22 +4853,22 @@ impl<'a> GetAllUnits<'a> {
         self.req.send_json_with_response()
     }
 }
-static ADD_UNIT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ADD_UNIT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_unit",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/{venueId}/units",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
 };
 /// Representations offered by `add_unit`; the first is the default.
@@ -4804,7 +4884,7 @@ pub type AddUnitVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddUnit<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> AddUnit<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4880,22 +4960,22 @@ impl<'a> AddUnit<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static QUERY_UNITS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_UNITS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_units",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/{venueId}/units/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
 };
 /// Representations offered by `query_units`; the first is the default.
@@ -4912,7 +4992,7 @@ pub type QueryUnitsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryUnits<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryUnits<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4941,8 +5021,8 @@ impl<'a> QueryUnits<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "content",
         first_page: 1u32,
     };
@@ -4994,22 +5074,22 @@ impl<'a> QueryUnits<'a> {
         self.req.send_json_with_response()
     }
 }
-static RESEND_NOTIFICATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static RESEND_NOTIFICATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "resend_notifications",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/{venueId}/units/notifications",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
 };
 /// Representations offered by `resend_notifications`; the first is the default.
@@ -5025,7 +5105,7 @@ pub type ResendNotificationsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ResendNotifications<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ResendNotifications<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5069,22 +5149,22 @@ impl<'a> ResendNotifications<'a> {
         self.req.send_empty_with_response()
     }
 }
-static QUERY_UNIT_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_UNIT_IDENTITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_unit_identities",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/{venueId}/units/identities/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
 };
 /// Representations offered by `query_unit_identities`; the first is the default.
@@ -5101,7 +5181,7 @@ pub type QueryUnitIdentitiesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryUnitIdentities<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryUnitIdentities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5130,8 +5210,8 @@ impl<'a> QueryUnitIdentities<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "content",
         first_page: 1u32,
     };
@@ -5183,22 +5263,22 @@ impl<'a> QueryUnitIdentities<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_PROPERTY_CONFIGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_PROPERTY_CONFIGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_property_configs",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/propertyConfigs/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
 };
 /// Representations offered by `query_property_configs`; the first is the default.
@@ -5215,7 +5295,7 @@ pub type QueryPropertyConfigsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryPropertyConfigs<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryPropertyConfigs<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5244,8 +5324,8 @@ impl<'a> QueryPropertyConfigs<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "content",
         first_page: 1u32,
     };
@@ -5297,22 +5377,22 @@ impl<'a> QueryPropertyConfigs<'a> {
         self.req.send_json_with_response()
     }
 }
-static ADD_RESIDENT_PORTAL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ADD_RESIDENT_PORTAL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_resident_portal",
     method: ruckus_one_runtime::Method::Post,
     path: "/residentPortals",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("multipart/form-data"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("multipart/form-data"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
 };
 /// Representations offered by `add_resident_portal`; the first is the default.
@@ -5329,7 +5409,7 @@ pub type AddResidentPortalVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddResidentPortal<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> AddResidentPortal<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5384,22 +5464,22 @@ impl<'a> AddResidentPortal<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_RESIDENT_PORTALS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_RESIDENT_PORTALS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_resident_portals",
     method: ruckus_one_runtime::Method::Post,
     path: "/residentPortals/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
 };
 /// Representations offered by `query_resident_portals`; the first is the default.
@@ -5416,7 +5496,7 @@ pub type QueryResidentPortalsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryResidentPortals<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryResidentPortals<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5445,8 +5525,8 @@ impl<'a> QueryResidentPortals<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "content",
         first_page: 1u32,
     };
@@ -5498,22 +5578,22 @@ impl<'a> QueryResidentPortals<'a> {
         self.req.send_json_with_response()
     }
 }
-static FETCH_UNIT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static FETCH_UNIT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "fetch_unit",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/units/{unitId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
 };
 /// Representations offered by `fetch_unit`; the first is the default.
@@ -5529,7 +5609,7 @@ pub type FetchUnitVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct FetchUnit<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> FetchUnit<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5578,22 +5658,22 @@ impl<'a> FetchUnit<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_UNIT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_UNIT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_unit",
     method: ruckus_one_runtime::Method::Delete,
     path: "/venues/{venueId}/units/{unitId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
 };
 /// Representations offered by `delete_unit`; the first is the default.
@@ -5609,7 +5689,7 @@ pub type DeleteUnitVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteUnit<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteUnit<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5688,22 +5768,22 @@ impl<'a> DeleteUnit<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static EDIT_UNIT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static EDIT_UNIT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "edit_unit",
     method: ruckus_one_runtime::Method::Patch,
     path: "/venues/{venueId}/units/{unitId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
 };
 /// Representations offered by `edit_unit`; the first is the default.
@@ -5719,7 +5799,7 @@ pub type EditUnitVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct EditUnit<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> EditUnit<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5795,22 +5875,22 @@ impl<'a> EditUnit<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static FETCH_RESIDENT_PORTAL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static FETCH_RESIDENT_PORTAL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "fetch_resident_portal",
     method: ruckus_one_runtime::Method::Get,
     path: "/residentPortals/{portalId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
 };
 /// Representations offered by `fetch_resident_portal`; the first is the default.
@@ -5826,7 +5906,7 @@ pub type FetchResidentPortalVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct FetchResidentPortal<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> FetchResidentPortal<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5875,18 +5955,18 @@ impl<'a> FetchResidentPortal<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_RESIDENT_PORTAL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_RESIDENT_PORTAL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_resident_portal",
     method: ruckus_one_runtime::Method::Delete,
     path: "/residentPortals/{portalId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
 };
 /// Request builder for `PropertyManagementClient::delete_resident_portal` (Delete resident portal).
@@ -5895,7 +5975,7 @@ static DELETE_RESIDENT_PORTAL: ruckus_one_runtime::Operation = ruckus_one_runtim
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteResidentPortal<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteResidentPortal<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5933,22 +6013,22 @@ impl<'a> DeleteResidentPortal<'a> {
         self.req.send_empty_with_response()
     }
 }
-static EDIT_RESIDENT_PORTAL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static EDIT_RESIDENT_PORTAL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "edit_resident_portal",
     method: ruckus_one_runtime::Method::Patch,
     path: "/residentPortals/{portalId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("multipart/form-data"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("multipart/form-data"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
 };
 /// Representations offered by `edit_resident_portal`; the first is the default.
@@ -5965,7 +6045,7 @@ pub type EditResidentPortalVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct EditResidentPortal<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> EditResidentPortal<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6020,18 +6100,18 @@ impl<'a> EditResidentPortal<'a> {
         self.req.send_json_with_response()
     }
 }
-static DOWNLOAD_PORTAL_FILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DOWNLOAD_PORTAL_FILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "download_portal_file",
     method: ruckus_one_runtime::Method::Get,
     path: "/residentPortals/{portalId}/files/{type}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
 };
 /// Request builder for `PropertyManagementClient::download_portal_file` (Download portal file).
@@ -6040,7 +6120,7 @@ static DOWNLOAD_PORTAL_FILE: ruckus_one_runtime::Operation = ruckus_one_runtime:
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DownloadPortalFile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DownloadPortalFile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6078,18 +6158,18 @@ impl<'a> DownloadPortalFile<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_PORTAL_FILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_PORTAL_FILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_portal_file",
     method: ruckus_one_runtime::Method::Delete,
     path: "/residentPortals/{portalId}/files/{type}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
 };
 /// Request builder for `PropertyManagementClient::delete_portal_file` (Delete portal file).
@@ -6098,7 +6178,7 @@ static DELETE_PORTAL_FILE: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeletePortalFile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeletePortalFile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).

@@ -23,14 +23,17 @@ pub struct AttributeAssignment {
 }
 impl serde::Serialize for AttributeAssignment {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AttributeAssignment, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AttributeAssignment,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("attributeName", &v.attribute_name);
             w.field("operator", &v.operator);
             w.field("attributeValue", &v.attribute_value);
             w.field("dataType", &v.data_type);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -40,8 +43,11 @@ impl<'de> serde::Deserialize<'de> for AttributeAssignment {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AttributeAssignment, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AttributeAssignment,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AttributeAssignment {
                 attribute_name: f.required("attributeName")?,
                 operator: f.required("operator")?,
@@ -51,7 +57,7 @@ impl<'de> serde::Deserialize<'de> for AttributeAssignment {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AttributeAssignment"))
     }
 }
@@ -186,7 +192,7 @@ impl serde::Serialize for AttributeGroupAssignment {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &AttributeGroupAssignment,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.field("externalAssignmentIdentifier", &v.external_assignment_identifier);
@@ -194,7 +200,7 @@ impl serde::Serialize for AttributeGroupAssignment {
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -204,8 +210,11 @@ impl<'de> serde::Deserialize<'de> for AttributeGroupAssignment {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AttributeGroupAssignment, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AttributeGroupAssignment,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AttributeGroupAssignment {
                 id: f.optional("id"),
                 external_assignment_identifier: f
@@ -217,7 +226,7 @@ impl<'de> serde::Deserialize<'de> for AttributeGroupAssignment {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AttributeGroupAssignment"))
     }
 }
@@ -374,13 +383,13 @@ impl serde::Serialize for ExternalAssignmentServiceGroup {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ExternalAssignmentServiceGroup,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("serviceName", &v.service_name);
             w.field("externalAssignmentIdentifier", &v.external_assignment_identifier);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -390,10 +399,10 @@ impl<'de> serde::Deserialize<'de> for ExternalAssignmentServiceGroup {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             ExternalAssignmentServiceGroup,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ExternalAssignmentServiceGroup {
                 service_name: f.required("serviceName")?,
@@ -403,7 +412,7 @@ impl<'de> serde::Deserialize<'de> for ExternalAssignmentServiceGroup {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ExternalAssignmentServiceGroup"))
     }
 }
@@ -441,7 +450,10 @@ pub struct RadiusAttribute {
 }
 impl serde::Serialize for RadiusAttribute {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &RadiusAttribute, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &RadiusAttribute,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("id", &v.id);
             w.field("name", &v.name);
             w.optional("vendorName", &v.vendor_name);
@@ -450,7 +462,7 @@ impl serde::Serialize for RadiusAttribute {
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -460,8 +472,8 @@ impl<'de> serde::Deserialize<'de> for RadiusAttribute {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<RadiusAttribute, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<RadiusAttribute, ruckus_one_runtime::internal::object::FieldError> {
             let value = RadiusAttribute {
                 id: f.required("id")?,
                 name: f.required("name")?,
@@ -474,7 +486,7 @@ impl<'de> serde::Deserialize<'de> for RadiusAttribute {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("RadiusAttribute"))
     }
 }
@@ -541,7 +553,10 @@ pub struct RadiusAttributeGroup {
 }
 impl serde::Serialize for RadiusAttributeGroup {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &RadiusAttributeGroup, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &RadiusAttributeGroup,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.field("name", &v.name);
             w.optional("description", &v.description);
@@ -552,7 +567,7 @@ impl serde::Serialize for RadiusAttributeGroup {
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -562,8 +577,11 @@ impl<'de> serde::Deserialize<'de> for RadiusAttributeGroup {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<RadiusAttributeGroup, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            RadiusAttributeGroup,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = RadiusAttributeGroup {
                 id: f.optional("id"),
                 name: f.required("name")?,
@@ -578,7 +596,7 @@ impl<'de> serde::Deserialize<'de> for RadiusAttributeGroup {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("RadiusAttributeGroup"))
     }
 }
@@ -652,12 +670,12 @@ impl serde::Serialize for RadiusAttributeVendors {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &RadiusAttributeVendors,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("supportedVendors", &v.supported_vendors);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -667,8 +685,11 @@ impl<'de> serde::Deserialize<'de> for RadiusAttributeVendors {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<RadiusAttributeVendors, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            RadiusAttributeVendors,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = RadiusAttributeVendors {
                 supported_vendors: f.optional("supportedVendors"),
                 additional_fields: f.rest(),
@@ -676,7 +697,7 @@ impl<'de> serde::Deserialize<'de> for RadiusAttributeVendors {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("RadiusAttributeVendors"))
     }
 }
@@ -734,7 +755,7 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
         &self,
         body: &super::common::AdaptiveRadiusWorkflowQueryData,
     ) -> GetAllRadiusAttributesByQuery<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ALL_RADIUS_ATTRIBUTES_BY_QUERY,
             &[],
@@ -757,7 +778,7 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
     #[doc(alias = "getAllRadiusAttributeGroups")]
     #[inline]
     pub fn get_all_radius_attribute_groups(&self) -> GetAllRadiusAttributeGroups<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ALL_RADIUS_ATTRIBUTE_GROUPS,
             &[],
@@ -781,7 +802,7 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
         &self,
         body: &RadiusAttributeGroup,
     ) -> CreateRadiusAttributeGroup<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_RADIUS_ATTRIBUTE_GROUP,
             &[],
@@ -806,7 +827,7 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
         &self,
         group_id: &str,
     ) -> GetAllExternalAssignments<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ALL_EXTERNAL_ASSIGNMENTS,
             &[group_id],
@@ -832,7 +853,7 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
         group_id: &str,
         body: &AttributeGroupAssignment,
     ) -> CreateExternalAssignment<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_EXTERNAL_ASSIGNMENT,
             &[group_id],
@@ -858,7 +879,7 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
         &self,
         body: &super::common::AdaptiveRadiusWorkflowQueryData,
     ) -> GetAllRadiusAttributeGroupsByQuery<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ALL_RADIUS_ATTRIBUTE_GROUPS_BY_QUERY,
             &[],
@@ -885,7 +906,7 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
         &self,
         group_id: &str,
     ) -> GetAttributeGroupById<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ATTRIBUTE_GROUP_BY_ID,
             &[group_id],
@@ -906,7 +927,7 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
     #[doc(alias = "deleteAttributeGroup")]
     #[inline]
     pub fn delete_attribute_group(&self, group_id: &str) -> DeleteAttributeGroup<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_ATTRIBUTE_GROUP,
             &[group_id],
@@ -932,7 +953,7 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
         group_id: &str,
         body: &impl serde::Serialize,
     ) -> UpdateRadiusAttribGroup<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_RADIUS_ATTRIB_GROUP,
             &[group_id],
@@ -953,7 +974,7 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
     #[doc(alias = "getAllRadiusAttribute")]
     #[inline]
     pub fn get_all_radius_attribute(&self) -> GetAllRadiusAttribute<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ALL_RADIUS_ATTRIBUTE,
             &[],
@@ -974,7 +995,7 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
     #[doc(alias = "getAttributeById")]
     #[inline]
     pub fn get_attribute_by_id(&self, id: &str) -> GetAttributeById<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ATTRIBUTE_BY_ID,
             &[id],
@@ -994,7 +1015,7 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
     #[doc(alias = "getAllRadiusAttributeVendors")]
     #[inline]
     pub fn get_all_radius_attribute_vendors(&self) -> GetAllRadiusAttributeVendors<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ALL_RADIUS_ATTRIBUTE_VENDORS,
             &[],
@@ -1022,7 +1043,7 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
         group_id: &str,
         assignment_id: &str,
     ) -> GetExternalAssignmentById<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_EXTERNAL_ASSIGNMENT_BY_ID,
             &[group_id, assignment_id],
@@ -1048,7 +1069,7 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
         group_id: &str,
         assignment_id: &str,
     ) -> DeleteExternalAssignment<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_EXTERNAL_ASSIGNMENT,
             &[group_id, assignment_id],
@@ -1056,18 +1077,18 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
         DeleteExternalAssignment { req }
     }
 }
-static GET_ALL_RADIUS_ATTRIBUTES_BY_QUERY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_ALL_RADIUS_ATTRIBUTES_BY_QUERY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_radius_attributes_by_query",
     method: ruckus_one_runtime::Method::Post,
     path: "/radiusAttributes/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_RADIUS_ATTRIBUTE_GROUPS,
 };
 /// Request builder for `RadiusAttributeGroupsClient::get_all_radius_attributes_by_query` (Get all radius attributes by query).
@@ -1077,7 +1098,7 @@ static GET_ALL_RADIUS_ATTRIBUTES_BY_QUERY: ruckus_one_runtime::Operation = rucku
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllRadiusAttributesByQuery<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetAllRadiusAttributesByQuery<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1128,18 +1149,18 @@ impl<'a> GetAllRadiusAttributesByQuery<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_ALL_RADIUS_ATTRIBUTE_GROUPS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_ALL_RADIUS_ATTRIBUTE_GROUPS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_radius_attribute_groups",
     method: ruckus_one_runtime::Method::Get,
     path: "/radiusAttributeGroups",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_RADIUS_ATTRIBUTE_GROUPS,
 };
 /// Request builder for `RadiusAttributeGroupsClient::get_all_radius_attribute_groups` (Get all radius attribute groups).
@@ -1148,7 +1169,7 @@ static GET_ALL_RADIUS_ATTRIBUTE_GROUPS: ruckus_one_runtime::Operation = ruckus_o
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllRadiusAttributeGroups<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetAllRadiusAttributeGroups<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1191,18 +1212,18 @@ impl<'a> GetAllRadiusAttributeGroups<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_RADIUS_ATTRIBUTE_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_RADIUS_ATTRIBUTE_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_radius_attribute_group",
     method: ruckus_one_runtime::Method::Post,
     path: "/radiusAttributeGroups",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_RADIUS_ATTRIBUTE_GROUPS,
 };
 /// Request builder for `RadiusAttributeGroupsClient::create_radius_attribute_group` (Create radius attribute group).
@@ -1211,7 +1232,7 @@ static CREATE_RADIUS_ATTRIBUTE_GROUP: ruckus_one_runtime::Operation = ruckus_one
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateRadiusAttributeGroup<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateRadiusAttributeGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1254,18 +1275,18 @@ impl<'a> CreateRadiusAttributeGroup<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_ALL_EXTERNAL_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_ALL_EXTERNAL_ASSIGNMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_external_assignments",
     method: ruckus_one_runtime::Method::Get,
     path: "/radiusAttributeGroups/{groupId}/assignments",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_RADIUS_ATTRIBUTE_GROUPS,
 };
 /// Request builder for `RadiusAttributeGroupsClient::get_all_external_assignments` (Get all external assignments).
@@ -1274,7 +1295,7 @@ static GET_ALL_EXTERNAL_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_one_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllExternalAssignments<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetAllExternalAssignments<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1317,18 +1338,18 @@ impl<'a> GetAllExternalAssignments<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_EXTERNAL_ASSIGNMENT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_EXTERNAL_ASSIGNMENT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_external_assignment",
     method: ruckus_one_runtime::Method::Post,
     path: "/radiusAttributeGroups/{groupId}/assignments",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_RADIUS_ATTRIBUTE_GROUPS,
 };
 /// Request builder for `RadiusAttributeGroupsClient::create_external_assignment` (Create external assignment).
@@ -1337,7 +1358,7 @@ static CREATE_EXTERNAL_ASSIGNMENT: ruckus_one_runtime::Operation = ruckus_one_ru
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateExternalAssignment<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateExternalAssignment<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1380,18 +1401,18 @@ impl<'a> CreateExternalAssignment<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_ALL_RADIUS_ATTRIBUTE_GROUPS_BY_QUERY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_ALL_RADIUS_ATTRIBUTE_GROUPS_BY_QUERY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_radius_attribute_groups_by_query",
     method: ruckus_one_runtime::Method::Post,
     path: "/radiusAttributeGroups/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_RADIUS_ATTRIBUTE_GROUPS,
 };
 /// Request builder for `RadiusAttributeGroupsClient::get_all_radius_attribute_groups_by_query` (Get all radius attribute groups by query).
@@ -1401,7 +1422,7 @@ static GET_ALL_RADIUS_ATTRIBUTE_GROUPS_BY_QUERY: ruckus_one_runtime::Operation =
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllRadiusAttributeGroupsByQuery<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetAllRadiusAttributeGroupsByQuery<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1452,18 +1473,18 @@ impl<'a> GetAllRadiusAttributeGroupsByQuery<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_ATTRIBUTE_GROUP_BY_ID: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_ATTRIBUTE_GROUP_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_attribute_group_by_id",
     method: ruckus_one_runtime::Method::Get,
     path: "/radiusAttributeGroups/{groupId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_RADIUS_ATTRIBUTE_GROUPS,
 };
 /// Request builder for `RadiusAttributeGroupsClient::get_attribute_group_by_id` (Get attribute group by id).
@@ -1472,7 +1493,7 @@ static GET_ATTRIBUTE_GROUP_BY_ID: ruckus_one_runtime::Operation = ruckus_one_run
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAttributeGroupById<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetAttributeGroupById<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1515,18 +1536,18 @@ impl<'a> GetAttributeGroupById<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_ATTRIBUTE_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_ATTRIBUTE_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_attribute_group",
     method: ruckus_one_runtime::Method::Delete,
     path: "/radiusAttributeGroups/{groupId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_RADIUS_ATTRIBUTE_GROUPS,
 };
 /// Request builder for `RadiusAttributeGroupsClient::delete_attribute_group` (Delete attribute group).
@@ -1535,7 +1556,7 @@ static DELETE_ATTRIBUTE_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtim
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteAttributeGroup<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteAttributeGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1578,18 +1599,18 @@ impl<'a> DeleteAttributeGroup<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_RADIUS_ATTRIB_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_RADIUS_ATTRIB_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_radius_attrib_group",
     method: ruckus_one_runtime::Method::Patch,
     path: "/radiusAttributeGroups/{groupId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_RADIUS_ATTRIBUTE_GROUPS,
 };
 /// Request builder for `RadiusAttributeGroupsClient::update_radius_attrib_group` (Update radius attrib group).
@@ -1598,7 +1619,7 @@ static UPDATE_RADIUS_ATTRIB_GROUP: ruckus_one_runtime::Operation = ruckus_one_ru
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateRadiusAttribGroup<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateRadiusAttribGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1641,18 +1662,18 @@ impl<'a> UpdateRadiusAttribGroup<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_ALL_RADIUS_ATTRIBUTE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_ALL_RADIUS_ATTRIBUTE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_radius_attribute",
     method: ruckus_one_runtime::Method::Get,
     path: "/radiusAttributes",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_RADIUS_ATTRIBUTE_GROUPS,
 };
 /// Request builder for `RadiusAttributeGroupsClient::get_all_radius_attribute` (Get all radius attribute).
@@ -1661,7 +1682,7 @@ static GET_ALL_RADIUS_ATTRIBUTE: ruckus_one_runtime::Operation = ruckus_one_runt
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllRadiusAttribute<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetAllRadiusAttribute<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1704,18 +1725,18 @@ impl<'a> GetAllRadiusAttribute<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_ATTRIBUTE_BY_ID: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_ATTRIBUTE_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_attribute_by_id",
     method: ruckus_one_runtime::Method::Get,
     path: "/radiusAttributes/{id}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_RADIUS_ATTRIBUTE_GROUPS,
 };
 /// Request builder for `RadiusAttributeGroupsClient::get_attribute_by_id` (Get attribute by id).
@@ -1724,7 +1745,7 @@ static GET_ATTRIBUTE_BY_ID: ruckus_one_runtime::Operation = ruckus_one_runtime::
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAttributeById<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetAttributeById<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1767,18 +1788,18 @@ impl<'a> GetAttributeById<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_ALL_RADIUS_ATTRIBUTE_VENDORS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_ALL_RADIUS_ATTRIBUTE_VENDORS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_radius_attribute_vendors",
     method: ruckus_one_runtime::Method::Get,
     path: "/radiusAttributes/vendors",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_RADIUS_ATTRIBUTE_GROUPS,
 };
 /// Request builder for `RadiusAttributeGroupsClient::get_all_radius_attribute_vendors` (Get all radius attribute vendors).
@@ -1787,7 +1808,7 @@ static GET_ALL_RADIUS_ATTRIBUTE_VENDORS: ruckus_one_runtime::Operation = ruckus_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllRadiusAttributeVendors<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetAllRadiusAttributeVendors<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1830,18 +1851,18 @@ impl<'a> GetAllRadiusAttributeVendors<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_EXTERNAL_ASSIGNMENT_BY_ID: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_EXTERNAL_ASSIGNMENT_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_external_assignment_by_id",
     method: ruckus_one_runtime::Method::Get,
     path: "/radiusAttributeGroups/{groupId}/assignments/{assignmentId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_RADIUS_ATTRIBUTE_GROUPS,
 };
 /// Request builder for `RadiusAttributeGroupsClient::get_external_assignment_by_id` (Get external assignment by id).
@@ -1850,7 +1871,7 @@ static GET_EXTERNAL_ASSIGNMENT_BY_ID: ruckus_one_runtime::Operation = ruckus_one
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetExternalAssignmentById<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetExternalAssignmentById<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1893,18 +1914,18 @@ impl<'a> GetExternalAssignmentById<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_EXTERNAL_ASSIGNMENT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_EXTERNAL_ASSIGNMENT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_external_assignment",
     method: ruckus_one_runtime::Method::Delete,
     path: "/radiusAttributeGroups/{groupId}/assignments/{assignmentId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_RADIUS_ATTRIBUTE_GROUPS,
 };
 /// Request builder for `RadiusAttributeGroupsClient::delete_external_assignment` (Delete external assignment).
@@ -1913,7 +1934,7 @@ static DELETE_EXTERNAL_ASSIGNMENT: ruckus_one_runtime::Operation = ruckus_one_ru
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteExternalAssignment<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteExternalAssignment<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).

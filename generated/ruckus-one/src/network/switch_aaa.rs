@@ -21,12 +21,15 @@ pub struct AaaServerResponse {
 }
 impl serde::Serialize for AaaServerResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AaaServerResponse, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AaaServerResponse,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -36,8 +39,11 @@ impl<'de> serde::Deserialize<'de> for AaaServerResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AaaServerResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AaaServerResponse,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AaaServerResponse {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
@@ -46,7 +52,7 @@ impl<'de> serde::Deserialize<'de> for AaaServerResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AaaServerResponse"))
     }
 }
@@ -104,7 +110,10 @@ pub struct AaaServerView {
 }
 impl serde::Serialize for AaaServerView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AaaServerView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AaaServerView,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.optional("username", &v.username);
@@ -120,7 +129,7 @@ impl serde::Serialize for AaaServerView {
             w.optional("syncedPasswordSwitchCount", &v.synced_password_switch_count);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -130,8 +139,8 @@ impl<'de> serde::Deserialize<'de> for AaaServerView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AaaServerView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AaaServerView, ruckus_one_runtime::internal::object::FieldError> {
             let value = AaaServerView {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -151,7 +160,7 @@ impl<'de> serde::Deserialize<'de> for AaaServerView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AaaServerView"))
     }
 }
@@ -297,7 +306,7 @@ impl<'a> SwitchAaaClient<'a> {
         venue_id: &str,
         body: &super::common::QueryRequest,
     ) -> QueryVenueAaaServers<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_VENUE_AAA_SERVERS,
             &[venue_id],
@@ -323,7 +332,7 @@ impl<'a> SwitchAaaClient<'a> {
         venue_id: &str,
         body: &super::common::AaaServer,
     ) -> CreateVenueAaaServer<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_AAA_SERVER,
             &[venue_id],
@@ -349,7 +358,7 @@ impl<'a> SwitchAaaClient<'a> {
         venue_id: &str,
         body: &super::common::AaaServerBo,
     ) -> CreateVenueAaaServerV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_AAA_SERVER_V1,
             &[venue_id],
@@ -375,7 +384,7 @@ impl<'a> SwitchAaaClient<'a> {
         venue_id: &str,
         body: &Vec<String>,
     ) -> DeleteVenueAaaServers<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_AAA_SERVERS,
             &[venue_id],
@@ -401,7 +410,7 @@ impl<'a> SwitchAaaClient<'a> {
         venue_id: &str,
         aaa_server_id: &str,
     ) -> GetVenueAaaServer<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AAA_SERVER,
             &[venue_id, aaa_server_id],
@@ -428,7 +437,7 @@ impl<'a> SwitchAaaClient<'a> {
         aaa_server_id: &str,
         body: &super::common::AaaServer,
     ) -> UpdateVenueAaaServer<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AAA_SERVER,
             &[venue_id, aaa_server_id],
@@ -456,7 +465,7 @@ impl<'a> SwitchAaaClient<'a> {
         aaa_server_id: &str,
         body: &super::common::AaaServerBo,
     ) -> UpdateVenueAaaServerV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AAA_SERVER_V1,
             &[venue_id, aaa_server_id],
@@ -482,7 +491,7 @@ impl<'a> SwitchAaaClient<'a> {
         venue_id: &str,
         aaa_server_id: &str,
     ) -> DeleteVenueAaaServer<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_AAA_SERVER,
             &[venue_id, aaa_server_id],
@@ -507,7 +516,7 @@ impl<'a> SwitchAaaClient<'a> {
         venue_id: &str,
         body: &super::common::AaaSettingView,
     ) -> UpdateVenueAaaSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AAA_SETTINGS,
             &[venue_id],
@@ -530,7 +539,7 @@ impl<'a> SwitchAaaClient<'a> {
     #[doc(alias = "GetAaaSettings_1_1")]
     #[inline]
     pub fn get_aaa_settings(&self, venue_id: &str) -> GetAaaSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_AAA_SETTINGS,
             &[venue_id],
@@ -538,22 +547,22 @@ impl<'a> SwitchAaaClient<'a> {
         GetAaaSettings { req }
     }
 }
-static QUERY_VENUE_AAA_SERVERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_VENUE_AAA_SERVERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_aaa_servers",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/{venueId}/aaaServers/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `query_venue_aaa_servers`; the first is the default.
@@ -569,7 +578,7 @@ pub type QueryVenueAaaServersVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueAaaServers<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryVenueAaaServers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -584,8 +593,8 @@ impl<'a> QueryVenueAaaServers<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -637,18 +646,18 @@ impl<'a> QueryVenueAaaServers<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_VENUE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_VENUE_AAA_SERVER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_aaa_server",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/{venueId}/aaaServers",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchAaaClient::create_venue_aaa_server` (Create venue AAA server).
@@ -657,7 +666,7 @@ static CREATE_VENUE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_one_runti
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueAaaServer<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateVenueAaaServer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -700,22 +709,22 @@ impl<'a> CreateVenueAaaServer<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_VENUE_AAA_SERVER_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_VENUE_AAA_SERVER_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_aaa_server_v1",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/{venueId}/aaaServers",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `create_venue_aaa_server_v1`; the first is the default.
@@ -731,7 +740,7 @@ pub type CreateVenueAaaServerV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueAaaServerV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateVenueAaaServerV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -780,22 +789,22 @@ impl<'a> CreateVenueAaaServerV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_VENUE_AAA_SERVERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_VENUE_AAA_SERVERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_aaa_servers",
     method: ruckus_one_runtime::Method::Delete,
     path: "/venues/{venueId}/aaaServers",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `delete_venue_aaa_servers`; the first is the default.
@@ -811,7 +820,7 @@ pub type DeleteVenueAaaServersVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueAaaServers<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteVenueAaaServers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -855,22 +864,22 @@ impl<'a> DeleteVenueAaaServers<'a> {
         self.req.send_empty_with_response()
     }
 }
-static GET_VENUE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AAA_SERVER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_aaa_server",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/aaaServers/{aaaServerId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `get_venue_aaa_server`; the first is the default.
@@ -886,7 +895,7 @@ pub type GetVenueAaaServerVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueAaaServer<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueAaaServer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -935,18 +944,18 @@ impl<'a> GetVenueAaaServer<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AAA_SERVER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_aaa_server",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/aaaServers/{aaaServerId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchAaaClient::update_venue_aaa_server` (Update venue AAA server).
@@ -955,7 +964,7 @@ static UPDATE_VENUE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_one_runti
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueAaaServer<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueAaaServer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -998,22 +1007,22 @@ impl<'a> UpdateVenueAaaServer<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AAA_SERVER_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AAA_SERVER_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_aaa_server_v1",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/aaaServers/{aaaServerId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `update_venue_aaa_server_v1`; the first is the default.
@@ -1029,7 +1038,7 @@ pub type UpdateVenueAaaServerV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueAaaServerV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueAaaServerV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1078,22 +1087,22 @@ impl<'a> UpdateVenueAaaServerV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_VENUE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_VENUE_AAA_SERVER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_aaa_server",
     method: ruckus_one_runtime::Method::Delete,
     path: "/venues/{venueId}/aaaServers/{aaaServerId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `delete_venue_aaa_server`; the first is the default.
@@ -1109,7 +1118,7 @@ pub type DeleteVenueAaaServerVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueAaaServer<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteVenueAaaServer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1158,22 +1167,22 @@ impl<'a> DeleteVenueAaaServer<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AAA_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AAA_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_aaa_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/aaaSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `update_venue_aaa_settings`; the first is the default.
@@ -1189,7 +1198,7 @@ pub type UpdateVenueAaaSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueAaaSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueAaaSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1238,26 +1247,26 @@ impl<'a> UpdateVenueAaaSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_AAA_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_AAA_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_aaa_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/aaaSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `get_aaa_settings`; the first is the default.
@@ -1274,7 +1283,7 @@ pub type GetAaaSettingsVersion = super::versions::V1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAaaSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetAaaSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).

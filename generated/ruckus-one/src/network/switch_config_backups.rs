@@ -27,7 +27,7 @@ impl serde::Serialize for ConfigBackUpFormatted {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ConfigBackUpFormatted,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("switchId", &v.switch_id);
@@ -37,7 +37,7 @@ impl serde::Serialize for ConfigBackUpFormatted {
             w.optional("name", &v.name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -47,8 +47,11 @@ impl<'de> serde::Deserialize<'de> for ConfigBackUpFormatted {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ConfigBackUpFormatted, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ConfigBackUpFormatted,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ConfigBackUpFormatted {
                 id: f.optional("id"),
                 switch_id: f.optional("switchId"),
@@ -61,7 +64,7 @@ impl<'de> serde::Deserialize<'de> for ConfigBackUpFormatted {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ConfigBackUpFormatted"))
     }
 }
@@ -125,11 +128,14 @@ pub struct ConfigBackup {
 }
 impl serde::Serialize for ConfigBackup {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ConfigBackup, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ConfigBackup,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("name", &v.name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -139,8 +145,8 @@ impl<'de> serde::Deserialize<'de> for ConfigBackup {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ConfigBackup, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ConfigBackup, ruckus_one_runtime::internal::object::FieldError> {
             let value = ConfigBackup {
                 name: f.optional("name"),
                 additional_fields: f.rest(),
@@ -148,7 +154,7 @@ impl<'de> serde::Deserialize<'de> for ConfigBackup {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ConfigBackup"))
     }
 }
@@ -182,11 +188,14 @@ pub struct ConfigBackupAction {
 }
 impl serde::Serialize for ConfigBackupAction {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ConfigBackupAction, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ConfigBackupAction,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("configBackupAction", &v.config_backup_action);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -196,8 +205,11 @@ impl<'de> serde::Deserialize<'de> for ConfigBackupAction {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ConfigBackupAction, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ConfigBackupAction,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ConfigBackupAction {
                 config_backup_action: f.optional("configBackupAction"),
                 additional_fields: f.rest(),
@@ -205,7 +217,7 @@ impl<'de> serde::Deserialize<'de> for ConfigBackupAction {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ConfigBackupAction"))
     }
 }
@@ -298,13 +310,13 @@ impl serde::Serialize for ConfigBackupComparison {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ConfigBackupComparison,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("backupId1", &v.backup_id1);
             w.optional("backupId2", &v.backup_id2);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -314,8 +326,11 @@ impl<'de> serde::Deserialize<'de> for ConfigBackupComparison {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ConfigBackupComparison, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ConfigBackupComparison,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ConfigBackupComparison {
                 backup_id1: f.optional("backupId1"),
                 backup_id2: f.optional("backupId2"),
@@ -324,7 +339,7 @@ impl<'de> serde::Deserialize<'de> for ConfigBackupComparison {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ConfigBackupComparison"))
     }
 }
@@ -368,14 +383,14 @@ impl serde::Serialize for ConfigBackupComparisonView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ConfigBackupComparisonView,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("configBackup1", &v.config_backup1);
             w.optional("configBackup2", &v.config_backup2);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -385,8 +400,11 @@ impl<'de> serde::Deserialize<'de> for ConfigBackupComparisonView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ConfigBackupComparisonView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ConfigBackupComparisonView,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ConfigBackupComparisonView {
                 id: f.optional("id"),
                 config_backup1: f.optional("configBackup1"),
@@ -396,7 +414,7 @@ impl<'de> serde::Deserialize<'de> for ConfigBackupComparisonView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ConfigBackupComparisonView"))
     }
 }
@@ -451,13 +469,13 @@ impl serde::Serialize for ConfigBackupContentView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ConfigBackupContentView,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("config", &v.config);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -467,8 +485,11 @@ impl<'de> serde::Deserialize<'de> for ConfigBackupContentView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ConfigBackupContentView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ConfigBackupContentView,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ConfigBackupContentView {
                 id: f.optional("id"),
                 config: f.optional("config"),
@@ -477,7 +498,7 @@ impl<'de> serde::Deserialize<'de> for ConfigBackupContentView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ConfigBackupContentView"))
     }
 }
@@ -547,7 +568,7 @@ impl<'a> SwitchConfigBackupsClient<'a> {
         switch_id: &str,
         body: &super::common::QueryRequest,
     ) -> QueryVenueSwitchConfigBackups<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_VENUE_SWITCH_CONFIG_BACKUPS,
             &[venue_id, switch_id],
@@ -578,7 +599,7 @@ impl<'a> SwitchConfigBackupsClient<'a> {
         switch_id: &str,
         body: &super::common::QueryRequest,
     ) -> QueryVenueSwitchConfigHistDetails<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_VENUE_SWITCH_CONFIG_HIST_DETAILS,
             &[venue_id, switch_id],
@@ -612,7 +633,7 @@ impl<'a> SwitchConfigBackupsClient<'a> {
         switch_id: &str,
         transaction_id: &str,
     ) -> ListVenueSwitchTransactionConfigHistDetails<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_VENUE_SWITCH_TRANSACTION_CONFIG_HIST_DETAILS,
             &[venue_id, switch_id, transaction_id],
@@ -639,7 +660,7 @@ impl<'a> SwitchConfigBackupsClient<'a> {
         venue_id: &str,
         switch_id: &str,
     ) -> ListVenueSwitchConfigBackups<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_VENUE_SWITCH_CONFIG_BACKUPS,
             &[venue_id, switch_id],
@@ -669,7 +690,7 @@ impl<'a> SwitchConfigBackupsClient<'a> {
         switch_id: &str,
         body: &ConfigBackup,
     ) -> CreateVenueSwitchConfigBackup<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_SWITCH_CONFIG_BACKUP,
             &[venue_id, switch_id],
@@ -699,7 +720,7 @@ impl<'a> SwitchConfigBackupsClient<'a> {
         switch_id: &str,
         body: &Vec<String>,
     ) -> DeleteVenueSwitchConfigBackups<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_SWITCH_CONFIG_BACKUPS,
             &[venue_id, switch_id],
@@ -733,7 +754,7 @@ impl<'a> SwitchConfigBackupsClient<'a> {
         switch_id: &str,
         config_backup_id: &str,
     ) -> GetVenueSwitchConfigBackup<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_SWITCH_CONFIG_BACKUP,
             &[venue_id, switch_id, config_backup_id],
@@ -764,7 +785,7 @@ impl<'a> SwitchConfigBackupsClient<'a> {
         switch_id: &str,
         config_backup_id: &str,
     ) -> DeleteVenueSwitchConfigBackup<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_SWITCH_CONFIG_BACKUP,
             &[venue_id, switch_id, config_backup_id],
@@ -800,7 +821,7 @@ impl<'a> SwitchConfigBackupsClient<'a> {
         config_backup_id: &str,
         body: &ConfigBackupAction,
     ) -> PatchVenueSwitchConfigBackup<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_VENUE_SWITCH_CONFIG_BACKUP,
             &[venue_id, switch_id, config_backup_id],
@@ -832,7 +853,7 @@ impl<'a> SwitchConfigBackupsClient<'a> {
         switch_id: &str,
         body: &ConfigBackupComparison,
     ) -> CreateVenueSwitchConfigBackupComparison<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_SWITCH_CONFIG_BACKUP_COMPARISON,
             &[venue_id, switch_id],
@@ -866,7 +887,7 @@ impl<'a> SwitchConfigBackupsClient<'a> {
         switch_id: &str,
         config_backup_id: &str,
     ) -> GetVenueSwitchConfigBackupFormattedConfigs<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_SWITCH_CONFIG_BACKUP_FORMATTED_CONFIGS,
             &[venue_id, switch_id, config_backup_id],
@@ -876,22 +897,22 @@ impl<'a> SwitchConfigBackupsClient<'a> {
         }
     }
 }
-static QUERY_VENUE_SWITCH_CONFIG_BACKUPS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_VENUE_SWITCH_CONFIG_BACKUPS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_switch_config_backups",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/{venueId}/switches/{switchId}/configBackups/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `query_venue_switch_config_backups`; the first is the default.
@@ -907,7 +928,7 @@ pub type QueryVenueSwitchConfigBackupsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueSwitchConfigBackups<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryVenueSwitchConfigBackups<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -922,8 +943,8 @@ impl<'a> QueryVenueSwitchConfigBackups<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -977,22 +998,22 @@ impl<'a> QueryVenueSwitchConfigBackups<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_VENUE_SWITCH_CONFIG_HIST_DETAILS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_VENUE_SWITCH_CONFIG_HIST_DETAILS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_switch_config_hist_details",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/{venueId}/switches/{switchId}/configHistDetails/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `query_venue_switch_config_hist_details`; the first is the default.
@@ -1008,7 +1029,7 @@ pub type QueryVenueSwitchConfigHistDetailsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueSwitchConfigHistDetails<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryVenueSwitchConfigHistDetails<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1023,8 +1044,8 @@ impl<'a> QueryVenueSwitchConfigHistDetails<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "list",
         first_page: 1u32,
     };
@@ -1083,22 +1104,22 @@ impl<'a> QueryVenueSwitchConfigHistDetails<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_VENUE_SWITCH_TRANSACTION_CONFIG_HIST_DETAILS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_VENUE_SWITCH_TRANSACTION_CONFIG_HIST_DETAILS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switch_transaction_config_hist_details",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/switches/{switchId}/transactions/{transactionId}/configHistDetails",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `list_venue_switch_transaction_config_hist_details`; the first is the default.
@@ -1114,7 +1135,7 @@ pub type ListVenueSwitchTransactionConfigHistDetailsVersion = super::versions::V
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueSwitchTransactionConfigHistDetails<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListVenueSwitchTransactionConfigHistDetails<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1169,22 +1190,22 @@ impl<'a> ListVenueSwitchTransactionConfigHistDetails<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_VENUE_SWITCH_CONFIG_BACKUPS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_VENUE_SWITCH_CONFIG_BACKUPS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switch_config_backups",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/switches/{switchId}/configBackups",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `list_venue_switch_config_backups`; the first is the default.
@@ -1200,7 +1221,7 @@ pub type ListVenueSwitchConfigBackupsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueSwitchConfigBackups<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListVenueSwitchConfigBackups<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1249,22 +1270,22 @@ impl<'a> ListVenueSwitchConfigBackups<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_VENUE_SWITCH_CONFIG_BACKUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_VENUE_SWITCH_CONFIG_BACKUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch_config_backup",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/{venueId}/switches/{switchId}/configBackups",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `create_venue_switch_config_backup`; the first is the default.
@@ -1280,7 +1301,7 @@ pub type CreateVenueSwitchConfigBackupVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueSwitchConfigBackup<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateVenueSwitchConfigBackup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1359,22 +1380,22 @@ impl<'a> CreateVenueSwitchConfigBackup<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_VENUE_SWITCH_CONFIG_BACKUPS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_VENUE_SWITCH_CONFIG_BACKUPS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_config_backups",
     method: ruckus_one_runtime::Method::Delete,
     path: "/venues/{venueId}/switches/{switchId}/configBackups",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `delete_venue_switch_config_backups`; the first is the default.
@@ -1390,7 +1411,7 @@ pub type DeleteVenueSwitchConfigBackupsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueSwitchConfigBackups<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteVenueSwitchConfigBackups<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1439,22 +1460,22 @@ impl<'a> DeleteVenueSwitchConfigBackups<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_VENUE_SWITCH_CONFIG_BACKUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_SWITCH_CONFIG_BACKUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_switch_config_backup",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `get_venue_switch_config_backup`; the first is the default.
@@ -1470,7 +1491,7 @@ pub type GetVenueSwitchConfigBackupVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueSwitchConfigBackup<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueSwitchConfigBackup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1519,22 +1540,22 @@ impl<'a> GetVenueSwitchConfigBackup<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_VENUE_SWITCH_CONFIG_BACKUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_VENUE_SWITCH_CONFIG_BACKUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_config_backup",
     method: ruckus_one_runtime::Method::Delete,
     path: "/venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `delete_venue_switch_config_backup`; the first is the default.
@@ -1550,7 +1571,7 @@ pub type DeleteVenueSwitchConfigBackupVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueSwitchConfigBackup<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteVenueSwitchConfigBackup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1599,22 +1620,22 @@ impl<'a> DeleteVenueSwitchConfigBackup<'a> {
         self.req.send_json_with_response()
     }
 }
-static PATCH_VENUE_SWITCH_CONFIG_BACKUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static PATCH_VENUE_SWITCH_CONFIG_BACKUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_venue_switch_config_backup",
     method: ruckus_one_runtime::Method::Patch,
     path: "/venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `patch_venue_switch_config_backup`; the first is the default.
@@ -1630,7 +1651,7 @@ pub type PatchVenueSwitchConfigBackupVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchVenueSwitchConfigBackup<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> PatchVenueSwitchConfigBackup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1709,22 +1730,22 @@ impl<'a> PatchVenueSwitchConfigBackup<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static CREATE_VENUE_SWITCH_CONFIG_BACKUP_COMPARISON: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_VENUE_SWITCH_CONFIG_BACKUP_COMPARISON: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch_config_backup_comparison",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/{venueId}/switches/{switchId}/configBackups/comparisons",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `create_venue_switch_config_backup_comparison`; the first is the default.
@@ -1740,7 +1761,7 @@ pub type CreateVenueSwitchConfigBackupComparisonVersion = super::versions::V1OrJ
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueSwitchConfigBackupComparison<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateVenueSwitchConfigBackupComparison<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1792,22 +1813,22 @@ impl<'a> CreateVenueSwitchConfigBackupComparison<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_VENUE_SWITCH_CONFIG_BACKUP_FORMATTED_CONFIGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_SWITCH_CONFIG_BACKUP_FORMATTED_CONFIGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_switch_config_backup_formatted_configs",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}/formattedConfigs",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `get_venue_switch_config_backup_formatted_configs`; the first is the default.
@@ -1823,7 +1844,7 @@ pub type GetVenueSwitchConfigBackupFormattedConfigsVersion = super::versions::V1
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueSwitchConfigBackupFormattedConfigs<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueSwitchConfigBackupFormattedConfigs<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).

@@ -25,7 +25,10 @@ pub struct ChangeSchedule {
 }
 impl serde::Serialize for ChangeSchedule {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ChangeSchedule, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ChangeSchedule,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("date", &v.date);
             w.optional("time", &v.time);
@@ -34,7 +37,7 @@ impl serde::Serialize for ChangeSchedule {
             w.optional("preDownload", &v.pre_download);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -44,8 +47,8 @@ impl<'de> serde::Deserialize<'de> for ChangeSchedule {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ChangeSchedule, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ChangeSchedule, ruckus_one_runtime::internal::object::FieldError> {
             let value = ChangeSchedule {
                 id: f.optional("id"),
                 date: f.optional("date"),
@@ -58,7 +61,7 @@ impl<'de> serde::Deserialize<'de> for ChangeSchedule {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ChangeSchedule"))
     }
 }
@@ -128,7 +131,10 @@ pub struct ChangeScheduleV1 {
 }
 impl serde::Serialize for ChangeScheduleV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ChangeScheduleV1, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ChangeScheduleV1,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("date", &v.date);
             w.optional("time", &v.time);
@@ -138,7 +144,7 @@ impl serde::Serialize for ChangeScheduleV1 {
             w.optional("preDownload", &v.pre_download);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -148,8 +154,8 @@ impl<'de> serde::Deserialize<'de> for ChangeScheduleV1 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ChangeScheduleV1, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ChangeScheduleV1, ruckus_one_runtime::internal::object::FieldError> {
             let value = ChangeScheduleV1 {
                 id: f.optional("id"),
                 date: f.optional("date"),
@@ -163,7 +169,7 @@ impl<'de> serde::Deserialize<'de> for ChangeScheduleV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ChangeScheduleV1"))
     }
 }
@@ -236,13 +242,13 @@ impl serde::Serialize for ModelCurrentVersionView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ModelCurrentVersionView,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("modelGroup", &v.model_group);
             w.optional("versions", &v.versions);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -252,8 +258,11 @@ impl<'de> serde::Deserialize<'de> for ModelCurrentVersionView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ModelCurrentVersionView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ModelCurrentVersionView,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ModelCurrentVersionView {
                 model_group: f.optional("modelGroup"),
                 versions: f.optional("versions"),
@@ -262,7 +271,7 @@ impl<'de> serde::Deserialize<'de> for ModelCurrentVersionView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ModelCurrentVersionView"))
     }
 }
@@ -370,13 +379,16 @@ pub struct ModelSwitchCountView {
 }
 impl serde::Serialize for ModelSwitchCountView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ModelSwitchCountView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ModelSwitchCountView,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("modelGroup", &v.model_group);
             w.optional("count", &v.count);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -386,8 +398,11 @@ impl<'de> serde::Deserialize<'de> for ModelSwitchCountView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ModelSwitchCountView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ModelSwitchCountView,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ModelSwitchCountView {
                 id: f.optional("id"),
                 model_group: f.optional("modelGroup"),
@@ -397,7 +412,7 @@ impl<'de> serde::Deserialize<'de> for ModelSwitchCountView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ModelSwitchCountView"))
     }
 }
@@ -445,13 +460,16 @@ pub struct ModelVersionView {
 }
 impl serde::Serialize for ModelVersionView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ModelVersionView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ModelVersionView,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("modelGroup", &v.model_group);
             w.optional("version", &v.version);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -461,8 +479,8 @@ impl<'de> serde::Deserialize<'de> for ModelVersionView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ModelVersionView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ModelVersionView, ruckus_one_runtime::internal::object::FieldError> {
             let value = ModelVersionView {
                 id: f.optional("id"),
                 model_group: f.optional("modelGroup"),
@@ -472,7 +490,7 @@ impl<'de> serde::Deserialize<'de> for ModelVersionView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ModelVersionView"))
     }
 }
@@ -522,13 +540,16 @@ pub struct ScheduleTimeSlotView {
 }
 impl serde::Serialize for ScheduleTimeSlotView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ScheduleTimeSlotView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ScheduleTimeSlotView,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("startDateTime", &v.start_date_time);
             w.optional("endDateTime", &v.end_date_time);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -538,8 +559,11 @@ impl<'de> serde::Deserialize<'de> for ScheduleTimeSlotView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ScheduleTimeSlotView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ScheduleTimeSlotView,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ScheduleTimeSlotView {
                 id: f.optional("id"),
                 start_date_time: f.optional("startDateTime"),
@@ -549,7 +573,7 @@ impl<'de> serde::Deserialize<'de> for ScheduleTimeSlotView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ScheduleTimeSlotView"))
     }
 }
@@ -596,12 +620,15 @@ pub struct SkipScheduleUpgrade {
 }
 impl serde::Serialize for SkipScheduleUpgrade {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SkipScheduleUpgrade, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &SkipScheduleUpgrade,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("switchIds", &v.switch_ids);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -611,8 +638,11 @@ impl<'de> serde::Deserialize<'de> for SkipScheduleUpgrade {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SkipScheduleUpgrade, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            SkipScheduleUpgrade,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = SkipScheduleUpgrade {
                 id: f.optional("id"),
                 switch_ids: f.optional("switchIds"),
@@ -621,7 +651,7 @@ impl<'de> serde::Deserialize<'de> for SkipScheduleUpgrade {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SkipScheduleUpgrade"))
     }
 }
@@ -663,13 +693,16 @@ pub struct SwitchScheduleView {
 }
 impl serde::Serialize for SwitchScheduleView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SwitchScheduleView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &SwitchScheduleView,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("timeSlot", &v.time_slot);
             w.optional("version", &v.version);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -679,8 +712,11 @@ impl<'de> serde::Deserialize<'de> for SwitchScheduleView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SwitchScheduleView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            SwitchScheduleView,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = SwitchScheduleView {
                 id: f.optional("id"),
                 time_slot: f.optional("timeSlot"),
@@ -690,7 +726,7 @@ impl<'de> serde::Deserialize<'de> for SwitchScheduleView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SwitchScheduleView"))
     }
 }
@@ -740,14 +776,17 @@ pub struct SwitchVersion {
 }
 impl serde::Serialize for SwitchVersion {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SwitchVersion, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &SwitchVersion,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.optional("category", &v.category);
             w.optional("createdDate", &v.created_date);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -757,8 +796,8 @@ impl<'de> serde::Deserialize<'de> for SwitchVersion {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SwitchVersion, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<SwitchVersion, ruckus_one_runtime::internal::object::FieldError> {
             let value = SwitchVersion {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -769,7 +808,7 @@ impl<'de> serde::Deserialize<'de> for SwitchVersion {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SwitchVersion"))
     }
 }
@@ -884,13 +923,16 @@ pub struct SwitchVersionView {
 }
 impl serde::Serialize for SwitchVersionView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SwitchVersionView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &SwitchVersionView,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("modelGroup", &v.model_group);
             w.optional("versions", &v.versions);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -900,8 +942,11 @@ impl<'de> serde::Deserialize<'de> for SwitchVersionView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SwitchVersionView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            SwitchVersionView,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = SwitchVersionView {
                 id: f.optional("id"),
                 model_group: f.optional("modelGroup"),
@@ -911,7 +956,7 @@ impl<'de> serde::Deserialize<'de> for SwitchVersionView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SwitchVersionView"))
     }
 }
@@ -961,14 +1006,14 @@ impl serde::Serialize for UpgradeScheduleFirmwareView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &UpgradeScheduleFirmwareView,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("timeSlot", &v.time_slot);
             w.optional("supportModelGroupVersions", &v.support_model_group_versions);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -978,10 +1023,10 @@ impl<'de> serde::Deserialize<'de> for UpgradeScheduleFirmwareView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             UpgradeScheduleFirmwareView,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = UpgradeScheduleFirmwareView {
                 id: f.optional("id"),
@@ -992,7 +1037,7 @@ impl<'de> serde::Deserialize<'de> for UpgradeScheduleFirmwareView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("UpgradeScheduleFirmwareView"))
     }
 }
@@ -1048,7 +1093,10 @@ pub struct UpgradeScheduleView {
 }
 impl serde::Serialize for UpgradeScheduleView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &UpgradeScheduleView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &UpgradeScheduleView,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("timeSlot", &v.time_slot);
             w.optional("version", &v.version);
@@ -1056,7 +1104,7 @@ impl serde::Serialize for UpgradeScheduleView {
             w.optional("supportModelGroupVersions", &v.support_model_group_versions);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1066,8 +1114,11 @@ impl<'de> serde::Deserialize<'de> for UpgradeScheduleView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<UpgradeScheduleView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            UpgradeScheduleView,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = UpgradeScheduleView {
                 id: f.optional("id"),
                 time_slot: f.optional("timeSlot"),
@@ -1079,7 +1130,7 @@ impl<'de> serde::Deserialize<'de> for UpgradeScheduleView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("UpgradeScheduleView"))
     }
 }
@@ -1145,13 +1196,13 @@ impl serde::Serialize for UpgradeScheduleViewSupportModelGroupVersion {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &UpgradeScheduleViewSupportModelGroupVersion,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("modelGroup", &v.model_group);
             w.optional("version", &v.version);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1161,10 +1212,10 @@ impl<'de> serde::Deserialize<'de> for UpgradeScheduleViewSupportModelGroupVersio
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             UpgradeScheduleViewSupportModelGroupVersion,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = UpgradeScheduleViewSupportModelGroupVersion {
                 model_group: f.optional("modelGroup"),
@@ -1174,7 +1225,7 @@ impl<'de> serde::Deserialize<'de> for UpgradeScheduleViewSupportModelGroupVersio
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| e.into_error("UpgradeScheduleViewSupportModelGroupVersion"))
     }
@@ -1227,7 +1278,10 @@ pub struct UpgradeSwitch {
 }
 impl serde::Serialize for UpgradeSwitch {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &UpgradeSwitch, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &UpgradeSwitch,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("venueId", &v.venue_id);
             w.optional("venueName", &v.venue_name);
@@ -1243,7 +1297,7 @@ impl serde::Serialize for UpgradeSwitch {
             w.optional("isSwitchLevelSchedule", &v.is_switch_level_schedule);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1253,8 +1307,8 @@ impl<'de> serde::Deserialize<'de> for UpgradeSwitch {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<UpgradeSwitch, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<UpgradeSwitch, ruckus_one_runtime::internal::object::FieldError> {
             let value = UpgradeSwitch {
                 id: f.optional("id"),
                 venue_id: f.optional("venueId"),
@@ -1274,7 +1328,7 @@ impl<'de> serde::Deserialize<'de> for UpgradeSwitch {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("UpgradeSwitch"))
     }
 }
@@ -1390,14 +1444,14 @@ impl serde::Serialize for UpgradeSwitchQueryFilter {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &UpgradeSwitchQueryFilter,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("searchFilter", &v.search_filter);
             w.optional("venueIdList", &v.venue_id_list);
             w.optional("searchTargetFields", &v.search_target_fields);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1407,8 +1461,11 @@ impl<'de> serde::Deserialize<'de> for UpgradeSwitchQueryFilter {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<UpgradeSwitchQueryFilter, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            UpgradeSwitchQueryFilter,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = UpgradeSwitchQueryFilter {
                 search_filter: f.optional("searchFilter"),
                 venue_id_list: f.optional("venueIdList"),
@@ -1418,7 +1475,7 @@ impl<'de> serde::Deserialize<'de> for UpgradeSwitchQueryFilter {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("UpgradeSwitchQueryFilter"))
     }
 }
@@ -1467,13 +1524,13 @@ impl serde::Serialize for UpgradeSwitchQueryFilterV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &UpgradeSwitchQueryFilterV1,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("searchFilter", &v.search_filter);
             w.optional("venueIdList", &v.venue_id_list);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1483,8 +1540,11 @@ impl<'de> serde::Deserialize<'de> for UpgradeSwitchQueryFilterV1 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<UpgradeSwitchQueryFilterV1, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            UpgradeSwitchQueryFilterV1,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = UpgradeSwitchQueryFilterV1 {
                 search_filter: f.optional("searchFilter"),
                 venue_id_list: f.optional("venueIdList"),
@@ -1493,7 +1553,7 @@ impl<'de> serde::Deserialize<'de> for UpgradeSwitchQueryFilterV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("UpgradeSwitchQueryFilterV1"))
     }
 }
@@ -1544,7 +1604,10 @@ pub struct UpgradeSwitchView {
 }
 impl serde::Serialize for UpgradeSwitchView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &UpgradeSwitchView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &UpgradeSwitchView,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("venueId", &v.venue_id);
             w.optional("venueName", &v.venue_name);
@@ -1559,7 +1622,7 @@ impl serde::Serialize for UpgradeSwitchView {
             w.optional("isSwitchLevelSchedule", &v.is_switch_level_schedule);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1569,8 +1632,11 @@ impl<'de> serde::Deserialize<'de> for UpgradeSwitchView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<UpgradeSwitchView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            UpgradeSwitchView,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = UpgradeSwitchView {
                 id: f.optional("id"),
                 venue_id: f.optional("venueId"),
@@ -1589,7 +1655,7 @@ impl<'de> serde::Deserialize<'de> for UpgradeSwitchView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("UpgradeSwitchView"))
     }
 }
@@ -1715,7 +1781,10 @@ pub struct UpgradeVenue {
 }
 impl serde::Serialize for UpgradeVenue {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &UpgradeVenue, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &UpgradeVenue,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("venueId", &v.venue_id);
             w.optional("venueName", &v.venue_name);
@@ -1736,7 +1805,7 @@ impl serde::Serialize for UpgradeVenue {
             w.optional("versions", &v.versions);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1746,8 +1815,8 @@ impl<'de> serde::Deserialize<'de> for UpgradeVenue {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<UpgradeVenue, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<UpgradeVenue, ruckus_one_runtime::internal::object::FieldError> {
             let value = UpgradeVenue {
                 id: f.optional("id"),
                 venue_id: f.optional("venueId"),
@@ -1770,7 +1839,7 @@ impl<'de> serde::Deserialize<'de> for UpgradeVenue {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("UpgradeVenue"))
     }
 }
@@ -1919,7 +1988,7 @@ impl serde::Serialize for UpgradeVenueFirmwareView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &UpgradeVenueFirmwareView,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("venueId", &v.venue_id);
@@ -1933,7 +2002,7 @@ impl serde::Serialize for UpgradeVenueFirmwareView {
             w.optional("scheduleCount", &v.schedule_count);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1943,8 +2012,11 @@ impl<'de> serde::Deserialize<'de> for UpgradeVenueFirmwareView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<UpgradeVenueFirmwareView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            UpgradeVenueFirmwareView,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = UpgradeVenueFirmwareView {
                 id: f.optional("id"),
                 venue_id: f.optional("venueId"),
@@ -1961,7 +2033,7 @@ impl<'de> serde::Deserialize<'de> for UpgradeVenueFirmwareView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("UpgradeVenueFirmwareView"))
     }
 }
@@ -2123,14 +2195,14 @@ impl serde::Serialize for UpgradeVenueQueryFilter {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &UpgradeVenueQueryFilter,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("searchFilter", &v.search_filter);
             w.optional("firmwareVersion", &v.firmware_version);
             w.optional("modelGroup", &v.model_group);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2140,8 +2212,11 @@ impl<'de> serde::Deserialize<'de> for UpgradeVenueQueryFilter {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<UpgradeVenueQueryFilter, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            UpgradeVenueQueryFilter,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = UpgradeVenueQueryFilter {
                 search_filter: f.optional("searchFilter"),
                 firmware_version: f.optional("firmwareVersion"),
@@ -2151,7 +2226,7 @@ impl<'de> serde::Deserialize<'de> for UpgradeVenueQueryFilter {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("UpgradeVenueQueryFilter"))
     }
 }
@@ -2200,13 +2275,13 @@ impl serde::Serialize for UpgradeVenueQueryFilterV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &UpgradeVenueQueryFilterV1,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("searchFilter", &v.search_filter);
             w.optional("firmwareVersion", &v.firmware_version);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2216,8 +2291,11 @@ impl<'de> serde::Deserialize<'de> for UpgradeVenueQueryFilterV1 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<UpgradeVenueQueryFilterV1, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            UpgradeVenueQueryFilterV1,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = UpgradeVenueQueryFilterV1 {
                 search_filter: f.optional("searchFilter"),
                 firmware_version: f.optional("firmwareVersion"),
@@ -2226,7 +2304,7 @@ impl<'de> serde::Deserialize<'de> for UpgradeVenueQueryFilterV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("UpgradeVenueQueryFilterV1"))
     }
 }
@@ -2271,13 +2349,13 @@ impl serde::Serialize for UpgradeVenueSwitchCount {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &UpgradeVenueSwitchCount,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("count", &v.count);
             w.optional("modelGroup", &v.model_group);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2287,8 +2365,11 @@ impl<'de> serde::Deserialize<'de> for UpgradeVenueSwitchCount {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<UpgradeVenueSwitchCount, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            UpgradeVenueSwitchCount,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = UpgradeVenueSwitchCount {
                 count: f.optional("count"),
                 model_group: f.optional("modelGroup"),
@@ -2297,7 +2378,7 @@ impl<'de> serde::Deserialize<'de> for UpgradeVenueSwitchCount {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("UpgradeVenueSwitchCount"))
     }
 }
@@ -2339,13 +2420,16 @@ pub struct VenueCurrentVersion {
 }
 impl serde::Serialize for VenueCurrentVersion {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VenueCurrentVersion, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &VenueCurrentVersion,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("currentVersions", &v.current_versions);
             w.optional("currentVersionsAboveTen", &v.current_versions_above_ten);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2355,8 +2439,11 @@ impl<'de> serde::Deserialize<'de> for VenueCurrentVersion {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueCurrentVersion, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            VenueCurrentVersion,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = VenueCurrentVersion {
                 id: f.optional("id"),
                 current_versions: f.optional("currentVersions"),
@@ -2366,7 +2453,7 @@ impl<'de> serde::Deserialize<'de> for VenueCurrentVersion {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueCurrentVersion"))
     }
 }
@@ -2418,13 +2505,13 @@ impl serde::Serialize for VenueCurrentVersionView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueCurrentVersionView,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("currentVersions", &v.current_versions);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2434,8 +2521,11 @@ impl<'de> serde::Deserialize<'de> for VenueCurrentVersionView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueCurrentVersionView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            VenueCurrentVersionView,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = VenueCurrentVersionView {
                 id: f.optional("id"),
                 current_versions: f.optional("currentVersions"),
@@ -2444,7 +2534,7 @@ impl<'de> serde::Deserialize<'de> for VenueCurrentVersionView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueCurrentVersionView"))
     }
 }
@@ -2511,7 +2601,7 @@ impl<'a> SwitchFirmwareClient<'a> {
         venue_id: &str,
         body: &ChangeSchedule,
     ) -> UpdateVenueSwitchFirmwareSchedules<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_SWITCH_FIRMWARE_SCHEDULES,
             &[venue_id],
@@ -2540,7 +2630,7 @@ impl<'a> SwitchFirmwareClient<'a> {
         venue_id: &str,
         body: &ChangeSchedule,
     ) -> CreateVenueSwitchFirmwareSchedule<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_SWITCH_FIRMWARE_SCHEDULE,
             &[venue_id],
@@ -2569,7 +2659,7 @@ impl<'a> SwitchFirmwareClient<'a> {
         venue_id: &str,
         body: &ChangeScheduleV1,
     ) -> CreateVenueSwitchFirmwareScheduleV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_SWITCH_FIRMWARE_SCHEDULE_V1,
             &[venue_id],
@@ -2597,7 +2687,7 @@ impl<'a> SwitchFirmwareClient<'a> {
         venue_id: &str,
         body: &SkipScheduleUpgrade,
     ) -> DeleteVenueSwitchFirmwareSchedules<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_SWITCH_FIRMWARE_SCHEDULES,
             &[venue_id],
@@ -2623,7 +2713,7 @@ impl<'a> SwitchFirmwareClient<'a> {
         &self,
         version_type: &str,
     ) -> ListSwitchFirmwareVersions<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCH_FIRMWARE_VERSIONS,
             &[version_type],
@@ -2646,7 +2736,7 @@ impl<'a> SwitchFirmwareClient<'a> {
         &self,
         version_type: &str,
     ) -> ListSwitchFirmwareVersionsV1<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCH_FIRMWARE_VERSIONS_V1,
             &[version_type],
@@ -2669,7 +2759,7 @@ impl<'a> SwitchFirmwareClient<'a> {
     pub fn list_switch_firmware_current_versions(
         &self,
     ) -> ListSwitchFirmwareCurrentVersions<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCH_FIRMWARE_CURRENT_VERSIONS,
             &[],
@@ -2692,7 +2782,7 @@ impl<'a> SwitchFirmwareClient<'a> {
     pub fn list_switch_firmware_current_versions_v1(
         &self,
     ) -> ListSwitchFirmwareCurrentVersionsV1<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCH_FIRMWARE_CURRENT_VERSIONS_V1,
             &[],
@@ -2720,7 +2810,7 @@ impl<'a> SwitchFirmwareClient<'a> {
         &self,
         body: &UpgradeVenueQueryFilter,
     ) -> QuerySwitchFirmwareSchedules<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_SWITCH_FIRMWARE_SCHEDULES,
             &[],
@@ -2749,7 +2839,7 @@ impl<'a> SwitchFirmwareClient<'a> {
         &self,
         body: &UpgradeVenueQueryFilterV1,
     ) -> QuerySwitchFirmwareSchedulesV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_SWITCH_FIRMWARE_SCHEDULES_V1,
             &[],
@@ -2778,7 +2868,7 @@ impl<'a> SwitchFirmwareClient<'a> {
         &self,
         body: &UpgradeSwitchQueryFilter,
     ) -> QuerySwitchFirmwareScheduleSwitches<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_SWITCH_FIRMWARE_SCHEDULE_SWITCHES,
             &[],
@@ -2807,7 +2897,7 @@ impl<'a> SwitchFirmwareClient<'a> {
         &self,
         body: &UpgradeSwitchQueryFilterV1,
     ) -> QuerySwitchFirmwareScheduleSwitchesV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_SWITCH_FIRMWARE_SCHEDULE_SWITCHES_V1,
             &[],
@@ -2835,7 +2925,7 @@ impl<'a> SwitchFirmwareClient<'a> {
     pub fn query_venue_switch_firmware_upgrade_status_details(
         &self,
     ) -> QueryVenueSwitchFirmwareUpgradeStatusDetails<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_VENUE_SWITCH_FIRMWARE_UPGRADE_STATUS_DETAILS,
             &[],
@@ -2845,26 +2935,26 @@ impl<'a> SwitchFirmwareClient<'a> {
         }
     }
 }
-static UPDATE_VENUE_SWITCH_FIRMWARE_SCHEDULES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_SWITCH_FIRMWARE_SCHEDULES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_switch_firmware_schedules",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/switchFirmwares/schedules",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `update_venue_switch_firmware_schedules`; the first is the default.
@@ -2881,7 +2971,7 @@ pub type UpdateVenueSwitchFirmwareSchedulesVersion = super::versions::V1_1OrV1Or
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueSwitchFirmwareSchedules<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueSwitchFirmwareSchedules<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2933,18 +3023,18 @@ impl<'a> UpdateVenueSwitchFirmwareSchedules<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_VENUE_SWITCH_FIRMWARE_SCHEDULE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_VENUE_SWITCH_FIRMWARE_SCHEDULE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch_firmware_schedule",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/{venueId}/switchFirmwares/schedules",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchFirmwareClient::create_venue_switch_firmware_schedule` (Create venue switch firmware schedule).
@@ -2954,7 +3044,7 @@ static CREATE_VENUE_SWITCH_FIRMWARE_SCHEDULE: ruckus_one_runtime::Operation = ru
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueSwitchFirmwareSchedule<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateVenueSwitchFirmwareSchedule<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3006,22 +3096,22 @@ impl<'a> CreateVenueSwitchFirmwareSchedule<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_VENUE_SWITCH_FIRMWARE_SCHEDULE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_VENUE_SWITCH_FIRMWARE_SCHEDULE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch_firmware_schedule_v1",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/{venueId}/switchFirmwares/schedules",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `create_venue_switch_firmware_schedule_v1`; the first is the default.
@@ -3038,7 +3128,7 @@ pub type CreateVenueSwitchFirmwareScheduleV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueSwitchFirmwareScheduleV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateVenueSwitchFirmwareScheduleV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3099,22 +3189,22 @@ impl<'a> CreateVenueSwitchFirmwareScheduleV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_VENUE_SWITCH_FIRMWARE_SCHEDULES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_VENUE_SWITCH_FIRMWARE_SCHEDULES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_firmware_schedules",
     method: ruckus_one_runtime::Method::Delete,
     path: "/venues/{venueId}/switchFirmwares/schedules",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `delete_venue_switch_firmware_schedules`; the first is the default.
@@ -3130,7 +3220,7 @@ pub type DeleteVenueSwitchFirmwareSchedulesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueSwitchFirmwareSchedules<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteVenueSwitchFirmwareSchedules<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3182,18 +3272,18 @@ impl<'a> DeleteVenueSwitchFirmwareSchedules<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_SWITCH_FIRMWARE_VERSIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_SWITCH_FIRMWARE_VERSIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_firmware_versions",
     method: ruckus_one_runtime::Method::Get,
     path: "/switchFirmwares/versions/{versionType}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchFirmwareClient::list_switch_firmware_versions` (List switch firmware versions).
@@ -3202,7 +3292,7 @@ static LIST_SWITCH_FIRMWARE_VERSIONS: ruckus_one_runtime::Operation = ruckus_one
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchFirmwareVersions<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListSwitchFirmwareVersions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3245,22 +3335,22 @@ impl<'a> ListSwitchFirmwareVersions<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_SWITCH_FIRMWARE_VERSIONS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_SWITCH_FIRMWARE_VERSIONS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_firmware_versions_v1",
     method: ruckus_one_runtime::Method::Get,
     path: "/switchFirmwares/versions/{versionType}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `list_switch_firmware_versions_v1`; the first is the default.
@@ -3276,7 +3366,7 @@ pub type ListSwitchFirmwareVersionsV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchFirmwareVersionsV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListSwitchFirmwareVersionsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3325,18 +3415,18 @@ impl<'a> ListSwitchFirmwareVersionsV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_SWITCH_FIRMWARE_CURRENT_VERSIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_SWITCH_FIRMWARE_CURRENT_VERSIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_firmware_current_versions",
     method: ruckus_one_runtime::Method::Get,
     path: "/switchFirmwares/currentVersions",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchFirmwareClient::list_switch_firmware_current_versions` (List current switch firmware versions).
@@ -3345,7 +3435,7 @@ static LIST_SWITCH_FIRMWARE_CURRENT_VERSIONS: ruckus_one_runtime::Operation = ru
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchFirmwareCurrentVersions<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListSwitchFirmwareCurrentVersions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3388,22 +3478,22 @@ impl<'a> ListSwitchFirmwareCurrentVersions<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_SWITCH_FIRMWARE_CURRENT_VERSIONS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_SWITCH_FIRMWARE_CURRENT_VERSIONS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_firmware_current_versions_v1",
     method: ruckus_one_runtime::Method::Get,
     path: "/switchFirmwares/currentVersions",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `list_switch_firmware_current_versions_v1`; the first is the default.
@@ -3419,7 +3509,7 @@ pub type ListSwitchFirmwareCurrentVersionsV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchFirmwareCurrentVersionsV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListSwitchFirmwareCurrentVersionsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3471,18 +3561,18 @@ impl<'a> ListSwitchFirmwareCurrentVersionsV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_SWITCH_FIRMWARE_SCHEDULES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_SWITCH_FIRMWARE_SCHEDULES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_switch_firmware_schedules",
     method: ruckus_one_runtime::Method::Post,
     path: "/switchFirmwares/schedules/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchFirmwareClient::query_switch_firmware_schedules` (Query switch firmware schedules).
@@ -3491,7 +3581,7 @@ static QUERY_SWITCH_FIRMWARE_SCHEDULES: ruckus_one_runtime::Operation = ruckus_o
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySwitchFirmwareSchedules<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QuerySwitchFirmwareSchedules<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3534,22 +3624,22 @@ impl<'a> QuerySwitchFirmwareSchedules<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_SWITCH_FIRMWARE_SCHEDULES_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_SWITCH_FIRMWARE_SCHEDULES_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_switch_firmware_schedules_v1",
     method: ruckus_one_runtime::Method::Post,
     path: "/switchFirmwares/schedules/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `query_switch_firmware_schedules_v1`; the first is the default.
@@ -3565,7 +3655,7 @@ pub type QuerySwitchFirmwareSchedulesV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySwitchFirmwareSchedulesV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QuerySwitchFirmwareSchedulesV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3614,18 +3704,18 @@ impl<'a> QuerySwitchFirmwareSchedulesV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_SWITCH_FIRMWARE_SCHEDULE_SWITCHES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_SWITCH_FIRMWARE_SCHEDULE_SWITCHES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_switch_firmware_schedule_switches",
     method: ruckus_one_runtime::Method::Post,
     path: "/switchFirmwares/schedules/switches/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchFirmwareClient::query_switch_firmware_schedule_switches` (Query switches of firmware schedules).
@@ -3634,7 +3724,7 @@ static QUERY_SWITCH_FIRMWARE_SCHEDULE_SWITCHES: ruckus_one_runtime::Operation = 
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySwitchFirmwareScheduleSwitches<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QuerySwitchFirmwareScheduleSwitches<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3677,22 +3767,22 @@ impl<'a> QuerySwitchFirmwareScheduleSwitches<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_SWITCH_FIRMWARE_SCHEDULE_SWITCHES_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_SWITCH_FIRMWARE_SCHEDULE_SWITCHES_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_switch_firmware_schedule_switches_v1",
     method: ruckus_one_runtime::Method::Post,
     path: "/switchFirmwares/schedules/switches/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `query_switch_firmware_schedule_switches_v1`; the first is the default.
@@ -3708,7 +3798,7 @@ pub type QuerySwitchFirmwareScheduleSwitchesV1Version = super::versions::V1OrJso
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySwitchFirmwareScheduleSwitchesV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QuerySwitchFirmwareScheduleSwitchesV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3760,18 +3850,18 @@ impl<'a> QuerySwitchFirmwareScheduleSwitchesV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_VENUE_SWITCH_FIRMWARE_UPGRADE_STATUS_DETAILS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_VENUE_SWITCH_FIRMWARE_UPGRADE_STATUS_DETAILS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_switch_firmware_upgrade_status_details",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/switchFirmwares/upgradeStatusDetails/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchFirmwareClient::query_venue_switch_firmware_upgrade_status_details` (Query switch firmware upgrade status).
@@ -3781,7 +3871,7 @@ static QUERY_VENUE_SWITCH_FIRMWARE_UPGRADE_STATUS_DETAILS: ruckus_one_runtime::O
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueSwitchFirmwareUpgradeStatusDetails<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryVenueSwitchFirmwareUpgradeStatusDetails<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3796,8 +3886,8 @@ impl<'a> QueryVenueSwitchFirmwareUpgradeStatusDetails<'a> {
         self.req.json(body);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };

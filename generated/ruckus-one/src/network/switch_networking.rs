@@ -22,13 +22,16 @@ pub struct AclIntersectionView {
 }
 impl serde::Serialize for AclIntersectionView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AclIntersectionView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AclIntersectionView,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("profileAcl", &v.profile_acl);
             w.optional("switchAcl", &v.switch_acl);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -38,8 +41,11 @@ impl<'de> serde::Deserialize<'de> for AclIntersectionView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AclIntersectionView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AclIntersectionView,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AclIntersectionView {
                 id: f.optional("id"),
                 profile_acl: f.optional("profileAcl"),
@@ -49,7 +55,7 @@ impl<'de> serde::Deserialize<'de> for AclIntersectionView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AclIntersectionView"))
     }
 }
@@ -98,13 +104,13 @@ impl serde::Serialize for ConfigurationHistoryDetailSortInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ConfigurationHistoryDetailSortInfo,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("sortColumn", &v.sort_column);
             w.optional("dir", &v.dir);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -114,10 +120,10 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryDetailSortInfo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             ConfigurationHistoryDetailSortInfo,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ConfigurationHistoryDetailSortInfo {
                 sort_column: f.optional("sortColumn"),
@@ -127,7 +133,7 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryDetailSortInfo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ConfigurationHistoryDetailSortInfo"))
     }
 }
@@ -233,13 +239,13 @@ impl serde::Serialize for ConfigurationHistoryFilter {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ConfigurationHistoryFilter,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("filterByStatus", &v.filter_by_status);
             w.optional("configType", &v.config_type);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -249,8 +255,11 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryFilter {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ConfigurationHistoryFilter, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ConfigurationHistoryFilter,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ConfigurationHistoryFilter {
                 filter_by_status: f.optional("filterByStatus"),
                 config_type: f.optional("configType"),
@@ -259,7 +268,7 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryFilter {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ConfigurationHistoryFilter"))
     }
 }
@@ -307,14 +316,14 @@ impl serde::Serialize for ConfigurationHistoryForVenueQueryRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ConfigurationHistoryForVenueQueryRequest,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("filterByStatus", &v.filter_by_status);
             w.optional("limit", &v.limit);
             w.optional("sortInfo", &v.sort_info);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -324,10 +333,10 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryForVenueQueryRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             ConfigurationHistoryForVenueQueryRequest,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ConfigurationHistoryForVenueQueryRequest {
                 filter_by_status: f.optional("filterByStatus"),
@@ -338,7 +347,7 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryForVenueQueryRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| e.into_error("ConfigurationHistoryForVenueQueryRequest"))
     }
@@ -400,7 +409,7 @@ impl serde::Serialize for ConfigurationHistoryRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ConfigurationHistoryRequest,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("sortInfo", &v.sort_info);
             w.optional("filterByConfigType", &v.filter_by_config_type);
@@ -412,7 +421,7 @@ impl serde::Serialize for ConfigurationHistoryRequest {
             w.optional("filters", &v.filters);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -422,10 +431,10 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             ConfigurationHistoryRequest,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ConfigurationHistoryRequest {
                 sort_info: f.optional("sortInfo"),
@@ -441,7 +450,7 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ConfigurationHistoryRequest"))
     }
 }
@@ -533,7 +542,7 @@ impl serde::Serialize for ConfigurationHistoryVenueInfoView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ConfigurationHistoryVenueInfoView,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("configType", &v.config_type);
             w.optional("numberOfFailed", &v.number_of_failed);
@@ -544,7 +553,7 @@ impl serde::Serialize for ConfigurationHistoryVenueInfoView {
             w.optional("startTime", &v.start_time);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -554,10 +563,10 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryVenueInfoView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             ConfigurationHistoryVenueInfoView,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ConfigurationHistoryVenueInfoView {
                 config_type: f.optional("configType"),
@@ -572,7 +581,7 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryVenueInfoView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ConfigurationHistoryVenueInfoView"))
     }
 }
@@ -650,14 +659,14 @@ impl serde::Serialize for ConfigurationHistoryVenueView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ConfigurationHistoryVenueView,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("totalCount", &v.total_count);
             w.optional("list", &v.list);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -667,10 +676,10 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryVenueView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             ConfigurationHistoryVenueView,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ConfigurationHistoryVenueView {
                 id: f.optional("id"),
@@ -681,7 +690,7 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryVenueView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ConfigurationHistoryVenueView"))
     }
 }
@@ -731,12 +740,15 @@ pub struct DhcpServerResponse {
 }
 impl serde::Serialize for DhcpServerResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DhcpServerResponse, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DhcpServerResponse,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -746,8 +758,11 @@ impl<'de> serde::Deserialize<'de> for DhcpServerResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DhcpServerResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            DhcpServerResponse,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = DhcpServerResponse {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
@@ -756,7 +771,7 @@ impl<'de> serde::Deserialize<'de> for DhcpServerResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DhcpServerResponse"))
     }
 }
@@ -799,11 +814,14 @@ pub struct DhcpServerStateView {
 }
 impl serde::Serialize for DhcpServerStateView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DhcpServerStateView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DhcpServerStateView,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("state", &v.state);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -813,8 +831,11 @@ impl<'de> serde::Deserialize<'de> for DhcpServerStateView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DhcpServerStateView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            DhcpServerStateView,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = DhcpServerStateView {
                 state: f.optional("state"),
                 additional_fields: f.rest(),
@@ -822,7 +843,7 @@ impl<'de> serde::Deserialize<'de> for DhcpServerStateView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DhcpServerStateView"))
     }
 }
@@ -922,7 +943,7 @@ pub struct Lag {
 }
 impl serde::Serialize for Lag {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Lag, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Lag, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("name", &v.name);
             w.optional("type", &v.type_);
             w.optional("ports", &v.ports);
@@ -931,7 +952,7 @@ impl serde::Serialize for Lag {
             w.optional("forceUpPort", &v.force_up_port);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -941,8 +962,8 @@ impl<'de> serde::Deserialize<'de> for Lag {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Lag, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Lag, ruckus_one_runtime::internal::object::FieldError> {
             let value = Lag {
                 name: f.optional("name"),
                 type_: f.optional("type"),
@@ -955,7 +976,7 @@ impl<'de> serde::Deserialize<'de> for Lag {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Lag"))
     }
 }
@@ -1023,12 +1044,15 @@ pub struct LagResponse {
 }
 impl serde::Serialize for LagResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &LagResponse, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &LagResponse,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1038,8 +1062,8 @@ impl<'de> serde::Deserialize<'de> for LagResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<LagResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<LagResponse, ruckus_one_runtime::internal::object::FieldError> {
             let value = LagResponse {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
@@ -1048,7 +1072,7 @@ impl<'de> serde::Deserialize<'de> for LagResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("LagResponse"))
     }
 }
@@ -1102,7 +1126,7 @@ pub struct LagView {
 }
 impl serde::Serialize for LagView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &LagView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &LagView, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.optional("lagId", &v.lag_id);
             w.optional("name", &v.name);
@@ -1116,7 +1140,7 @@ impl serde::Serialize for LagView {
             w.optional("switchId", &v.switch_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1126,8 +1150,8 @@ impl<'de> serde::Deserialize<'de> for LagView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<LagView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<LagView, ruckus_one_runtime::internal::object::FieldError> {
             let value = LagView {
                 id: f.optional("id"),
                 lag_id: f.optional("lagId"),
@@ -1145,7 +1169,7 @@ impl<'de> serde::Deserialize<'de> for LagView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("LagView"))
     }
 }
@@ -1243,12 +1267,12 @@ pub struct SortInfo {
 }
 impl serde::Serialize for SortInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SortInfo, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &SortInfo, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("sortColumn", &v.sort_column);
             w.optional("dir", &v.dir);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1258,8 +1282,8 @@ impl<'de> serde::Deserialize<'de> for SortInfo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SortInfo, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<SortInfo, ruckus_one_runtime::internal::object::FieldError> {
             let value = SortInfo {
                 sort_column: f.optional("sortColumn"),
                 dir: f.optional("dir"),
@@ -1268,7 +1292,7 @@ impl<'de> serde::Deserialize<'de> for SortInfo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SortInfo"))
     }
 }
@@ -1361,12 +1385,15 @@ pub struct StaticRouteResponse {
 }
 impl serde::Serialize for StaticRouteResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &StaticRouteResponse, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &StaticRouteResponse,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1376,8 +1403,11 @@ impl<'de> serde::Deserialize<'de> for StaticRouteResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<StaticRouteResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            StaticRouteResponse,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = StaticRouteResponse {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
@@ -1386,7 +1416,7 @@ impl<'de> serde::Deserialize<'de> for StaticRouteResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("StaticRouteResponse"))
     }
 }
@@ -1430,14 +1460,17 @@ pub struct StaticRouteView {
 }
 impl serde::Serialize for StaticRouteView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &StaticRouteView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &StaticRouteView,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("destinationIp", &v.destination_ip);
             w.optional("nextHop", &v.next_hop);
             w.optional("adminDistance", &v.admin_distance);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1447,8 +1480,8 @@ impl<'de> serde::Deserialize<'de> for StaticRouteView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<StaticRouteView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<StaticRouteView, ruckus_one_runtime::internal::object::FieldError> {
             let value = StaticRouteView {
                 id: f.optional("id"),
                 destination_ip: f.optional("destinationIp"),
@@ -1459,7 +1492,7 @@ impl<'de> serde::Deserialize<'de> for StaticRouteView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("StaticRouteView"))
     }
 }
@@ -1514,14 +1547,17 @@ pub struct SwitchAclView {
 }
 impl serde::Serialize for SwitchAclView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SwitchAclView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &SwitchAclView,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.optional("aclType", &v.acl_type);
             w.optional("aclRules", &v.acl_rules);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1531,8 +1567,8 @@ impl<'de> serde::Deserialize<'de> for SwitchAclView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SwitchAclView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<SwitchAclView, ruckus_one_runtime::internal::object::FieldError> {
             let value = SwitchAclView {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -1543,7 +1579,7 @@ impl<'de> serde::Deserialize<'de> for SwitchAclView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SwitchAclView"))
     }
 }
@@ -1605,7 +1641,10 @@ pub struct SwitchVenueSettings {
 }
 impl serde::Serialize for SwitchVenueSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SwitchVenueSettings, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &SwitchVenueSettings,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("syslogEnabled", &v.syslog_enabled);
             w.optional("syslogPrimaryServer", &v.syslog_primary_server);
@@ -1614,7 +1653,7 @@ impl serde::Serialize for SwitchVenueSettings {
             w.optional("profileId", &v.profile_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1624,8 +1663,11 @@ impl<'de> serde::Deserialize<'de> for SwitchVenueSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SwitchVenueSettings, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            SwitchVenueSettings,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = SwitchVenueSettings {
                 id: f.optional("id"),
                 syslog_enabled: f.optional("syslogEnabled"),
@@ -1638,7 +1680,7 @@ impl<'de> serde::Deserialize<'de> for SwitchVenueSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SwitchVenueSettings"))
     }
 }
@@ -1713,7 +1755,7 @@ pub struct SwitchVlan {
 }
 impl serde::Serialize for SwitchVlan {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SwitchVlan, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &SwitchVlan, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.optional("vlanId", &v.vlan_id);
             w.optional("vlanName", &v.vlan_name);
@@ -1726,7 +1768,7 @@ impl serde::Serialize for SwitchVlan {
             w.optional("enableAsDefaultVlan", &v.enable_as_default_vlan);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1736,8 +1778,8 @@ impl<'de> serde::Deserialize<'de> for SwitchVlan {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SwitchVlan, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<SwitchVlan, ruckus_one_runtime::internal::object::FieldError> {
             let value = SwitchVlan {
                 id: f.optional("id"),
                 vlan_id: f.optional("vlanId"),
@@ -1754,7 +1796,7 @@ impl<'de> serde::Deserialize<'de> for SwitchVlan {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SwitchVlan"))
     }
 }
@@ -1854,13 +1896,16 @@ pub struct SwitchVlanOverview {
 }
 impl serde::Serialize for SwitchVlanOverview {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SwitchVlanOverview, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &SwitchVlanOverview,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("switchId", &v.switch_id);
             w.optional("defaultVlanId", &v.default_vlan_id);
             w.optional("vlanList", &v.vlan_list);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1870,8 +1915,11 @@ impl<'de> serde::Deserialize<'de> for SwitchVlanOverview {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SwitchVlanOverview, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            SwitchVlanOverview,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = SwitchVlanOverview {
                 switch_id: f.optional("switchId"),
                 default_vlan_id: f.optional("defaultVlanId"),
@@ -1881,7 +1929,7 @@ impl<'de> serde::Deserialize<'de> for SwitchVlanOverview {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SwitchVlanOverview"))
     }
 }
@@ -1931,12 +1979,15 @@ pub struct SwitchVlanResponse {
 }
 impl serde::Serialize for SwitchVlanResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SwitchVlanResponse, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &SwitchVlanResponse,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1946,8 +1997,11 @@ impl<'de> serde::Deserialize<'de> for SwitchVlanResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SwitchVlanResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            SwitchVlanResponse,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = SwitchVlanResponse {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
@@ -1956,7 +2010,7 @@ impl<'de> serde::Deserialize<'de> for SwitchVlanResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SwitchVlanResponse"))
     }
 }
@@ -2011,7 +2065,10 @@ pub struct SwitchVlans {
 }
 impl serde::Serialize for SwitchVlans {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SwitchVlans, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &SwitchVlans,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("vlanId", &v.vlan_id);
             w.optional("vlanName", &v.vlan_name);
@@ -2025,7 +2082,7 @@ impl serde::Serialize for SwitchVlans {
             w.field("switchId", &v.switch_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2035,8 +2092,8 @@ impl<'de> serde::Deserialize<'de> for SwitchVlans {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SwitchVlans, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<SwitchVlans, ruckus_one_runtime::internal::object::FieldError> {
             let value = SwitchVlans {
                 id: f.optional("id"),
                 vlan_id: f.optional("vlanId"),
@@ -2054,7 +2111,7 @@ impl<'de> serde::Deserialize<'de> for SwitchVlans {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SwitchVlans"))
     }
 }
@@ -2163,7 +2220,7 @@ pub struct VePort {
 }
 impl serde::Serialize for VePort {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VePort, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &VePort, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("veId", &v.ve_id);
             w.optional("vlanId", &v.vlan_id);
             w.optional("name", &v.name);
@@ -2176,7 +2233,7 @@ impl serde::Serialize for VePort {
             w.optional("egressAcl", &v.egress_acl);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2186,8 +2243,8 @@ impl<'de> serde::Deserialize<'de> for VePort {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VePort, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<VePort, ruckus_one_runtime::internal::object::FieldError> {
             let value = VePort {
                 ve_id: f.optional("veId"),
                 vlan_id: f.optional("vlanId"),
@@ -2204,7 +2261,7 @@ impl<'de> serde::Deserialize<'de> for VePort {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VePort"))
     }
 }
@@ -2296,12 +2353,15 @@ pub struct VePortResponse {
 }
 impl serde::Serialize for VePortResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VePortResponse, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &VePortResponse,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2311,8 +2371,8 @@ impl<'de> serde::Deserialize<'de> for VePortResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VePortResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<VePortResponse, ruckus_one_runtime::internal::object::FieldError> {
             let value = VePortResponse {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
@@ -2321,7 +2381,7 @@ impl<'de> serde::Deserialize<'de> for VePortResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VePortResponse"))
     }
 }
@@ -2366,7 +2426,10 @@ pub struct VlanIntersectContent {
 }
 impl serde::Serialize for VlanIntersectContent {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VlanIntersectContent, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &VlanIntersectContent,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("switchId", &v.switch_id);
             w.optional("vlanConfigName", &v.vlan_config_name);
             w.optional("profileLevel", &v.profile_level);
@@ -2374,7 +2437,7 @@ impl serde::Serialize for VlanIntersectContent {
             w.optional("vlanId", &v.vlan_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2384,8 +2447,11 @@ impl<'de> serde::Deserialize<'de> for VlanIntersectContent {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VlanIntersectContent, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            VlanIntersectContent,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = VlanIntersectContent {
                 switch_id: f.optional("switchId"),
                 vlan_config_name: f.optional("vlanConfigName"),
@@ -2397,7 +2463,7 @@ impl<'de> serde::Deserialize<'de> for VlanIntersectContent {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VlanIntersectContent"))
     }
 }
@@ -2459,14 +2525,14 @@ impl serde::Serialize for VlanIntersectionResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VlanIntersectionResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("switchDefaultVlan", &v.switch_default_vlan);
             w.optional("profileVlan", &v.profile_vlan);
             w.optional("switchVlan", &v.switch_vlan);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2476,8 +2542,11 @@ impl<'de> serde::Deserialize<'de> for VlanIntersectionResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VlanIntersectionResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            VlanIntersectionResponse,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = VlanIntersectionResponse {
                 switch_default_vlan: f.optional("switchDefaultVlan"),
                 profile_vlan: f.optional("profileVlan"),
@@ -2487,7 +2556,7 @@ impl<'de> serde::Deserialize<'de> for VlanIntersectionResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VlanIntersectionResponse"))
     }
 }
@@ -2545,14 +2614,14 @@ pub struct VlanVePort {
 }
 impl serde::Serialize for VlanVePort {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VlanVePort, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &VlanVePort, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.optional("vlanId", &v.vlan_id);
             w.optional("vlanName", &v.vlan_name);
             w.optional("usedByVePort", &v.used_by_ve_port);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2562,8 +2631,8 @@ impl<'de> serde::Deserialize<'de> for VlanVePort {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VlanVePort, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<VlanVePort, ruckus_one_runtime::internal::object::FieldError> {
             let value = VlanVePort {
                 id: f.optional("id"),
                 vlan_id: f.optional("vlanId"),
@@ -2574,7 +2643,7 @@ impl<'de> serde::Deserialize<'de> for VlanVePort {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VlanVePort"))
     }
 }
@@ -2650,7 +2719,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         venue_id: &str,
         switch_id: &str,
     ) -> ListVenueSwitchVlans<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_VENUE_SWITCH_VLANS,
             &[venue_id, switch_id],
@@ -2675,7 +2744,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         venue_id: &str,
         switch_id: &str,
     ) -> ListVenueSwitchVlansV1<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_VENUE_SWITCH_VLANS_V1,
             &[venue_id, switch_id],
@@ -2702,7 +2771,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         switch_id: &str,
         body: &SwitchVlan,
     ) -> CreateVenueSwitchVlan<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_SWITCH_VLAN,
             &[venue_id, switch_id],
@@ -2730,7 +2799,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         switch_id: &str,
         body: &Vec<String>,
     ) -> DeleteVenueSwitchVlans<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_SWITCH_VLANS,
             &[venue_id, switch_id],
@@ -2759,7 +2828,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         switch_id: &str,
         vlan_id: &str,
     ) -> GetVenueSwitchVlan<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_SWITCH_VLAN,
             &[venue_id, switch_id, vlan_id],
@@ -2789,7 +2858,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         vlan_id: &str,
         body: &SwitchVlan,
     ) -> UpdateVenueSwitchVlan<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_SWITCH_VLAN,
             &[venue_id, switch_id, vlan_id],
@@ -2818,7 +2887,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         switch_id: &str,
         vlan_id: &str,
     ) -> DeleteVenueSwitchVlan<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_SWITCH_VLAN,
             &[venue_id, switch_id, vlan_id],
@@ -2843,7 +2912,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         venue_id: &str,
         switch_id: &str,
     ) -> ListVenueSwitchVePorts<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_VENUE_SWITCH_VE_PORTS,
             &[venue_id, switch_id],
@@ -2870,7 +2939,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         switch_id: &str,
         body: &Vec<VePort>,
     ) -> CreateVenueSwitchVePort<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_SWITCH_VE_PORT,
             &[venue_id, switch_id],
@@ -2898,7 +2967,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         switch_id: &str,
         body: &Vec<String>,
     ) -> DeleteVenueSwitchVePorts<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_SWITCH_VE_PORTS,
             &[venue_id, switch_id],
@@ -2927,7 +2996,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         switch_id: &str,
         ve_port_id: &str,
     ) -> GetVenueSwitchVePort<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_SWITCH_VE_PORT,
             &[venue_id, switch_id, ve_port_id],
@@ -2957,7 +3026,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         ve_port_id: &str,
         body: &VePort,
     ) -> UpdateVenueSwitchVePort<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_SWITCH_VE_PORT,
             &[venue_id, switch_id, ve_port_id],
@@ -2986,7 +3055,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         switch_id: &str,
         ve_port_id: &str,
     ) -> DeleteVenueSwitchVePort<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_SWITCH_VE_PORT,
             &[venue_id, switch_id, ve_port_id],
@@ -3011,7 +3080,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         venue_id: &str,
         switch_id: &str,
     ) -> ListVenueSwitchStaticRoutes<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_VENUE_SWITCH_STATIC_ROUTES,
             &[venue_id, switch_id],
@@ -3038,7 +3107,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         switch_id: &str,
         body: &Vec<StaticRouteView>,
     ) -> CreateVenueSwitchStaticRoute<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_SWITCH_STATIC_ROUTE,
             &[venue_id, switch_id],
@@ -3068,7 +3137,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         switch_id: &str,
         body: &Vec<String>,
     ) -> DeleteVenueSwitchStaticRoutes<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_SWITCH_STATIC_ROUTES,
             &[venue_id, switch_id],
@@ -3101,7 +3170,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         switch_id: &str,
         static_route_id: &str,
     ) -> GetVenueSwitchStaticRoute<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_SWITCH_STATIC_ROUTE,
             &[venue_id, switch_id, static_route_id],
@@ -3133,7 +3202,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         static_route_id: &str,
         body: &StaticRouteView,
     ) -> UpdateVenueSwitchStaticRoute<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_SWITCH_STATIC_ROUTE,
             &[venue_id, switch_id, static_route_id],
@@ -3166,7 +3235,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         switch_id: &str,
         static_route_id: &str,
     ) -> DeleteVenueSwitchStaticRoute<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_SWITCH_STATIC_ROUTE,
             &[venue_id, switch_id, static_route_id],
@@ -3193,7 +3262,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         venue_id: &str,
         switch_id: &str,
     ) -> ListVenueSwitchLags<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_VENUE_SWITCH_LAGS,
             &[venue_id, switch_id],
@@ -3220,7 +3289,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         switch_id: &str,
         body: &Vec<Lag>,
     ) -> CreateVenueSwitchLag<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_SWITCH_LAG,
             &[venue_id, switch_id],
@@ -3248,7 +3317,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         switch_id: &str,
         body: &Vec<String>,
     ) -> DeleteVenueSwitchLags<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_SWITCH_LAGS,
             &[venue_id, switch_id],
@@ -3277,7 +3346,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         switch_id: &str,
         lag_id: &str,
     ) -> GetVenueSwitchLag<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_SWITCH_LAG,
             &[venue_id, switch_id, lag_id],
@@ -3307,7 +3376,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         lag_id: &str,
         body: &Lag,
     ) -> UpdateVenueSwitchLag<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_SWITCH_LAG,
             &[venue_id, switch_id, lag_id],
@@ -3336,7 +3405,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         switch_id: &str,
         lag_id: &str,
     ) -> DeleteVenueSwitchLag<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_SWITCH_LAG,
             &[venue_id, switch_id, lag_id],
@@ -3363,7 +3432,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         venue_id: &str,
         switch_id: &str,
     ) -> ListVenueSwitchDhcpServers<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_VENUE_SWITCH_DHCP_SERVERS,
             &[venue_id, switch_id],
@@ -3390,7 +3459,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         switch_id: &str,
         body: &super::common::DhcpServerView,
     ) -> CreateVenueSwitchDhcpServer<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_SWITCH_DHCP_SERVER,
             &[venue_id, switch_id],
@@ -3418,7 +3487,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         switch_id: &str,
         body: &Vec<String>,
     ) -> DeleteVenueSwitchDhcpServers<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_SWITCH_DHCP_SERVERS,
             &[venue_id, switch_id],
@@ -3451,7 +3520,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         switch_id: &str,
         dhcp_server_id: &str,
     ) -> GetVenueSwitchDhcpServer<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_SWITCH_DHCP_SERVER,
             &[venue_id, switch_id, dhcp_server_id],
@@ -3483,7 +3552,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         dhcp_server_id: &str,
         body: &super::common::DhcpServerView,
     ) -> UpdateVenueSwitchDhcpServer<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_SWITCH_DHCP_SERVER,
             &[venue_id, switch_id, dhcp_server_id],
@@ -3514,7 +3583,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         switch_id: &str,
         dhcp_server_id: &str,
     ) -> DeleteVenueSwitchDhcpServer<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_SWITCH_DHCP_SERVER,
             &[venue_id, switch_id, dhcp_server_id],
@@ -3545,7 +3614,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         switch_id: &str,
         body: &super::common::QueryRequest,
     ) -> QueryVenueSwitchVlans<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_VENUE_SWITCH_VLANS,
             &[venue_id, switch_id],
@@ -3577,7 +3646,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         switch_id: &str,
         body: &super::common::QueryRequest,
     ) -> QueryVenueSwitchVePorts<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_VENUE_SWITCH_VE_PORTS,
             &[venue_id, switch_id],
@@ -3609,7 +3678,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         switch_id: &str,
         body: &super::common::QueryRequest,
     ) -> QueryVenueSwitchDhcpServers<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_VENUE_SWITCH_DHCP_SERVERS,
             &[venue_id, switch_id],
@@ -3641,7 +3710,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         switch_id: &str,
         body: &super::common::QueryRequest,
     ) -> QueryVenueSwitchAcls<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_VENUE_SWITCH_ACLS,
             &[venue_id, switch_id],
@@ -3667,7 +3736,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         venue_id: &str,
         switch_id: &str,
     ) -> ListVenueSwitchAcls<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_VENUE_SWITCH_ACLS,
             &[venue_id, switch_id],
@@ -3692,7 +3761,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         venue_id: &str,
         switch_id: &str,
     ) -> ListVenueSwitchAclUnions<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_VENUE_SWITCH_ACL_UNIONS,
             &[venue_id, switch_id],
@@ -3717,7 +3786,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         venue_id: &str,
         switch_id: &str,
     ) -> ListVenueSwitchVlanUnions<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_VENUE_SWITCH_VLAN_UNIONS,
             &[venue_id, switch_id],
@@ -3744,7 +3813,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         switch_id: &str,
         body: &DhcpServerStateView,
     ) -> PatchVenueSwitchDhcpServerStates<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_VENUE_SWITCH_DHCP_SERVER_STATES,
             &[venue_id, switch_id],
@@ -3775,7 +3844,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         venue_id: &str,
         body: &Vec<String>,
     ) -> QueryVenueVlans<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_VENUE_VLANS,
             &[venue_id],
@@ -3800,7 +3869,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     #[doc(alias = "POST /venues/{venueId}/taggedVlans/query")]
     #[inline]
     pub fn query_venue_tagged_vlans(&self, venue_id: &str) -> QueryVenueTaggedVlans<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_VENUE_TAGGED_VLANS,
             &[venue_id],
@@ -3827,7 +3896,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         &self,
         venue_id: &str,
     ) -> QueryVenueUntaggedVlans<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_VENUE_UNTAGGED_VLANS,
             &[venue_id],
@@ -3856,7 +3925,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         venue_id: &str,
         body: &super::common::QueryRequest,
     ) -> QueryVenueVePorts<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_VENUE_VE_PORTS,
             &[venue_id],
@@ -3879,7 +3948,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     #[doc(alias = "GET /venues/{venueId}/vlans")]
     #[inline]
     pub fn list_venue_vlans(&self, venue_id: &str) -> ListVenueVlans<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_VENUE_VLANS,
             &[venue_id],
@@ -3901,7 +3970,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     #[doc(alias = "GET /venues/{venueId}/trustedPorts")]
     #[inline]
     pub fn list_venue_trusted_ports(&self, venue_id: &str) -> ListVenueTrustedPorts<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_VENUE_TRUSTED_PORTS,
             &[venue_id],
@@ -3923,7 +3992,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     #[doc(alias = "GetVenueSetting_1_1")]
     #[inline]
     pub fn get_venue_setting(&self, venue_id: &str) -> GetVenueSetting<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_SETTING,
             &[venue_id],
@@ -3950,7 +4019,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         venue_id: &str,
         body: &SwitchVenueSettings,
     ) -> UpdateVenueSetting<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_SETTING,
             &[venue_id],
@@ -3978,7 +4047,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         venue_id: &str,
         body: &Vec<SwitchVlans>,
     ) -> AddSwitchVlans<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_SWITCH_VLANS,
             &[venue_id],
@@ -4011,7 +4080,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         transaction_id: &str,
         body: &ConfigurationHistoryForVenueQueryRequest,
     ) -> GetVenueConfigurationHistoryDetailByTransaction<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_CONFIGURATION_HISTORY_DETAIL_BY_TRANSACTION,
             &[venue_id, transaction_id],
@@ -4042,7 +4111,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         venue_id: &str,
         body: &super::common::DeviceRequestView,
     ) -> SyncVenueAdminPasswordMultipleDeviceRequests<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &SYNC_VENUE_ADMIN_PASSWORD_MULTIPLE_DEVICE_REQUESTS,
             &[venue_id],
@@ -4073,7 +4142,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         venue_id: &str,
         body: &ConfigurationHistoryRequest,
     ) -> GetConfigurationHistoryByVenue<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_CONFIGURATION_HISTORY_BY_VENUE,
             &[venue_id],
@@ -4098,7 +4167,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     #[doc(alias = "GetVlanUnionByVenue_1_1")]
     #[inline]
     pub fn get_vlan_union_by_venue(&self, venue_id: &str) -> GetVlanUnionByVenue<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VLAN_UNION_BY_VENUE,
             &[venue_id],
@@ -4106,18 +4175,18 @@ impl<'a> SwitchNetworkingClient<'a> {
         GetVlanUnionByVenue { req }
     }
 }
-static LIST_VENUE_SWITCH_VLANS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_VENUE_SWITCH_VLANS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switch_vlans",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/switches/{switchId}/vlans",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchNetworkingClient::list_venue_switch_vlans` (List switch VLANs).
@@ -4126,7 +4195,7 @@ static LIST_VENUE_SWITCH_VLANS: ruckus_one_runtime::Operation = ruckus_one_runti
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueSwitchVlans<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListVenueSwitchVlans<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4169,22 +4238,22 @@ impl<'a> ListVenueSwitchVlans<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_VENUE_SWITCH_VLANS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_VENUE_SWITCH_VLANS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switch_vlans_v1",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/switches/{switchId}/vlans",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `list_venue_switch_vlans_v1`; the first is the default.
@@ -4200,7 +4269,7 @@ pub type ListVenueSwitchVlansV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueSwitchVlansV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListVenueSwitchVlansV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4249,22 +4318,22 @@ impl<'a> ListVenueSwitchVlansV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_VENUE_SWITCH_VLAN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_VENUE_SWITCH_VLAN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch_vlan",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/{venueId}/switches/{switchId}/vlans",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `create_venue_switch_vlan`; the first is the default.
@@ -4280,7 +4349,7 @@ pub type CreateVenueSwitchVlanVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueSwitchVlan<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateVenueSwitchVlan<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4329,22 +4398,22 @@ impl<'a> CreateVenueSwitchVlan<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_VENUE_SWITCH_VLANS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_VENUE_SWITCH_VLANS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_vlans",
     method: ruckus_one_runtime::Method::Delete,
     path: "/venues/{venueId}/switches/{switchId}/vlans",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `delete_venue_switch_vlans`; the first is the default.
@@ -4360,7 +4429,7 @@ pub type DeleteVenueSwitchVlansVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueSwitchVlans<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteVenueSwitchVlans<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4409,22 +4478,22 @@ impl<'a> DeleteVenueSwitchVlans<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_VENUE_SWITCH_VLAN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_SWITCH_VLAN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_switch_vlan",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/switches/{switchId}/vlans/{vlanId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `get_venue_switch_vlan`; the first is the default.
@@ -4440,7 +4509,7 @@ pub type GetVenueSwitchVlanVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueSwitchVlan<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueSwitchVlan<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4489,22 +4558,22 @@ impl<'a> GetVenueSwitchVlan<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_SWITCH_VLAN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_SWITCH_VLAN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_switch_vlan",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/switches/{switchId}/vlans/{vlanId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `update_venue_switch_vlan`; the first is the default.
@@ -4520,7 +4589,7 @@ pub type UpdateVenueSwitchVlanVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueSwitchVlan<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueSwitchVlan<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4569,22 +4638,22 @@ impl<'a> UpdateVenueSwitchVlan<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_VENUE_SWITCH_VLAN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_VENUE_SWITCH_VLAN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_vlan",
     method: ruckus_one_runtime::Method::Delete,
     path: "/venues/{venueId}/switches/{switchId}/vlans/{vlanId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `delete_venue_switch_vlan`; the first is the default.
@@ -4600,7 +4669,7 @@ pub type DeleteVenueSwitchVlanVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueSwitchVlan<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteVenueSwitchVlan<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4649,22 +4718,22 @@ impl<'a> DeleteVenueSwitchVlan<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_VENUE_SWITCH_VE_PORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_VENUE_SWITCH_VE_PORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switch_ve_ports",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/switches/{switchId}/vePorts",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `list_venue_switch_ve_ports`; the first is the default.
@@ -4680,7 +4749,7 @@ pub type ListVenueSwitchVePortsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueSwitchVePorts<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListVenueSwitchVePorts<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4729,22 +4798,22 @@ impl<'a> ListVenueSwitchVePorts<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch_ve_port",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/{venueId}/switches/{switchId}/vePorts",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `create_venue_switch_ve_port`; the first is the default.
@@ -4760,7 +4829,7 @@ pub type CreateVenueSwitchVePortVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueSwitchVePort<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateVenueSwitchVePort<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4809,22 +4878,22 @@ impl<'a> CreateVenueSwitchVePort<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_VENUE_SWITCH_VE_PORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_VENUE_SWITCH_VE_PORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_ve_ports",
     method: ruckus_one_runtime::Method::Delete,
     path: "/venues/{venueId}/switches/{switchId}/vePorts",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `delete_venue_switch_ve_ports`; the first is the default.
@@ -4840,7 +4909,7 @@ pub type DeleteVenueSwitchVePortsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueSwitchVePorts<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteVenueSwitchVePorts<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4889,22 +4958,22 @@ impl<'a> DeleteVenueSwitchVePorts<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_switch_ve_port",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/switches/{switchId}/vePorts/{vePortId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `get_venue_switch_ve_port`; the first is the default.
@@ -4920,7 +4989,7 @@ pub type GetVenueSwitchVePortVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueSwitchVePort<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueSwitchVePort<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4969,22 +5038,22 @@ impl<'a> GetVenueSwitchVePort<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_switch_ve_port",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/switches/{switchId}/vePorts/{vePortId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `update_venue_switch_ve_port`; the first is the default.
@@ -5000,7 +5069,7 @@ pub type UpdateVenueSwitchVePortVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueSwitchVePort<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueSwitchVePort<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5049,22 +5118,22 @@ impl<'a> UpdateVenueSwitchVePort<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_ve_port",
     method: ruckus_one_runtime::Method::Delete,
     path: "/venues/{venueId}/switches/{switchId}/vePorts/{vePortId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `delete_venue_switch_ve_port`; the first is the default.
@@ -5080,7 +5149,7 @@ pub type DeleteVenueSwitchVePortVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueSwitchVePort<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteVenueSwitchVePort<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5129,22 +5198,22 @@ impl<'a> DeleteVenueSwitchVePort<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_VENUE_SWITCH_STATIC_ROUTES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_VENUE_SWITCH_STATIC_ROUTES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switch_static_routes",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/switches/{switchId}/staticRoutes",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `list_venue_switch_static_routes`; the first is the default.
@@ -5160,7 +5229,7 @@ pub type ListVenueSwitchStaticRoutesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueSwitchStaticRoutes<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListVenueSwitchStaticRoutes<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5209,22 +5278,22 @@ impl<'a> ListVenueSwitchStaticRoutes<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch_static_route",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/{venueId}/switches/{switchId}/staticRoutes",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `create_venue_switch_static_route`; the first is the default.
@@ -5240,7 +5309,7 @@ pub type CreateVenueSwitchStaticRouteVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueSwitchStaticRoute<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateVenueSwitchStaticRoute<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5289,22 +5358,22 @@ impl<'a> CreateVenueSwitchStaticRoute<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_VENUE_SWITCH_STATIC_ROUTES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_VENUE_SWITCH_STATIC_ROUTES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_static_routes",
     method: ruckus_one_runtime::Method::Delete,
     path: "/venues/{venueId}/switches/{switchId}/staticRoutes",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `delete_venue_switch_static_routes`; the first is the default.
@@ -5320,7 +5389,7 @@ pub type DeleteVenueSwitchStaticRoutesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueSwitchStaticRoutes<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteVenueSwitchStaticRoutes<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5369,22 +5438,22 @@ impl<'a> DeleteVenueSwitchStaticRoutes<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_switch_static_route",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `get_venue_switch_static_route`; the first is the default.
@@ -5400,7 +5469,7 @@ pub type GetVenueSwitchStaticRouteVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueSwitchStaticRoute<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueSwitchStaticRoute<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5449,22 +5518,22 @@ impl<'a> GetVenueSwitchStaticRoute<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_switch_static_route",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `update_venue_switch_static_route`; the first is the default.
@@ -5480,7 +5549,7 @@ pub type UpdateVenueSwitchStaticRouteVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueSwitchStaticRoute<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueSwitchStaticRoute<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5529,22 +5598,22 @@ impl<'a> UpdateVenueSwitchStaticRoute<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_static_route",
     method: ruckus_one_runtime::Method::Delete,
     path: "/venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `delete_venue_switch_static_route`; the first is the default.
@@ -5560,7 +5629,7 @@ pub type DeleteVenueSwitchStaticRouteVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueSwitchStaticRoute<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteVenueSwitchStaticRoute<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5609,22 +5678,22 @@ impl<'a> DeleteVenueSwitchStaticRoute<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_VENUE_SWITCH_LAGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_VENUE_SWITCH_LAGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switch_lags",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/switches/{switchId}/lags",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `list_venue_switch_lags`; the first is the default.
@@ -5640,7 +5709,7 @@ pub type ListVenueSwitchLagsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueSwitchLags<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListVenueSwitchLags<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5689,22 +5758,22 @@ impl<'a> ListVenueSwitchLags<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_VENUE_SWITCH_LAG: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_VENUE_SWITCH_LAG: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch_lag",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/{venueId}/switches/{switchId}/lags",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `create_venue_switch_lag`; the first is the default.
@@ -5720,7 +5789,7 @@ pub type CreateVenueSwitchLagVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueSwitchLag<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateVenueSwitchLag<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5769,22 +5838,22 @@ impl<'a> CreateVenueSwitchLag<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_VENUE_SWITCH_LAGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_VENUE_SWITCH_LAGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_lags",
     method: ruckus_one_runtime::Method::Delete,
     path: "/venues/{venueId}/switches/{switchId}/lags",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `delete_venue_switch_lags`; the first is the default.
@@ -5800,7 +5869,7 @@ pub type DeleteVenueSwitchLagsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueSwitchLags<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteVenueSwitchLags<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5849,22 +5918,22 @@ impl<'a> DeleteVenueSwitchLags<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_VENUE_SWITCH_LAG: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_SWITCH_LAG: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_switch_lag",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/switches/{switchId}/lags/{lagId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `get_venue_switch_lag`; the first is the default.
@@ -5880,7 +5949,7 @@ pub type GetVenueSwitchLagVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueSwitchLag<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueSwitchLag<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5924,22 +5993,22 @@ impl<'a> GetVenueSwitchLag<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_SWITCH_LAG: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_SWITCH_LAG: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_switch_lag",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/switches/{switchId}/lags/{lagId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `update_venue_switch_lag`; the first is the default.
@@ -5955,7 +6024,7 @@ pub type UpdateVenueSwitchLagVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueSwitchLag<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueSwitchLag<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6004,22 +6073,22 @@ impl<'a> UpdateVenueSwitchLag<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_VENUE_SWITCH_LAG: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_VENUE_SWITCH_LAG: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_lag",
     method: ruckus_one_runtime::Method::Delete,
     path: "/venues/{venueId}/switches/{switchId}/lags/{lagId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `delete_venue_switch_lag`; the first is the default.
@@ -6035,7 +6104,7 @@ pub type DeleteVenueSwitchLagVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueSwitchLag<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteVenueSwitchLag<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6084,18 +6153,18 @@ impl<'a> DeleteVenueSwitchLag<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_VENUE_SWITCH_DHCP_SERVERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_VENUE_SWITCH_DHCP_SERVERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switch_dhcp_servers",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/switches/{switchId}/dhcpServers",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchNetworkingClient::list_venue_switch_dhcp_servers` (List switch DHCP servers).
@@ -6104,7 +6173,7 @@ static LIST_VENUE_SWITCH_DHCP_SERVERS: ruckus_one_runtime::Operation = ruckus_on
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueSwitchDhcpServers<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListVenueSwitchDhcpServers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6147,22 +6216,22 @@ impl<'a> ListVenueSwitchDhcpServers<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch_dhcp_server",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/{venueId}/switches/{switchId}/dhcpServers",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `create_venue_switch_dhcp_server`; the first is the default.
@@ -6178,7 +6247,7 @@ pub type CreateVenueSwitchDhcpServerVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueSwitchDhcpServer<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateVenueSwitchDhcpServer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6227,22 +6296,22 @@ impl<'a> CreateVenueSwitchDhcpServer<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_VENUE_SWITCH_DHCP_SERVERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_VENUE_SWITCH_DHCP_SERVERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_dhcp_servers",
     method: ruckus_one_runtime::Method::Delete,
     path: "/venues/{venueId}/switches/{switchId}/dhcpServers",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `delete_venue_switch_dhcp_servers`; the first is the default.
@@ -6258,7 +6327,7 @@ pub type DeleteVenueSwitchDhcpServersVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueSwitchDhcpServers<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteVenueSwitchDhcpServers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6302,22 +6371,22 @@ impl<'a> DeleteVenueSwitchDhcpServers<'a> {
         self.req.send_empty_with_response()
     }
 }
-static GET_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_switch_dhcp_server",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `get_venue_switch_dhcp_server`; the first is the default.
@@ -6333,7 +6402,7 @@ pub type GetVenueSwitchDhcpServerVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueSwitchDhcpServer<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueSwitchDhcpServer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6382,22 +6451,22 @@ impl<'a> GetVenueSwitchDhcpServer<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_switch_dhcp_server",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `update_venue_switch_dhcp_server`; the first is the default.
@@ -6413,7 +6482,7 @@ pub type UpdateVenueSwitchDhcpServerVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueSwitchDhcpServer<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueSwitchDhcpServer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6462,22 +6531,22 @@ impl<'a> UpdateVenueSwitchDhcpServer<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_dhcp_server",
     method: ruckus_one_runtime::Method::Delete,
     path: "/venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `delete_venue_switch_dhcp_server`; the first is the default.
@@ -6493,7 +6562,7 @@ pub type DeleteVenueSwitchDhcpServerVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueSwitchDhcpServer<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteVenueSwitchDhcpServer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6542,22 +6611,22 @@ impl<'a> DeleteVenueSwitchDhcpServer<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_VENUE_SWITCH_VLANS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_VENUE_SWITCH_VLANS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_switch_vlans",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/{venueId}/switches/{switchId}/vlans/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `query_venue_switch_vlans`; the first is the default.
@@ -6573,7 +6642,7 @@ pub type QueryVenueSwitchVlansVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueSwitchVlans<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryVenueSwitchVlans<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6588,8 +6657,8 @@ impl<'a> QueryVenueSwitchVlans<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -6641,22 +6710,22 @@ impl<'a> QueryVenueSwitchVlans<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_VENUE_SWITCH_VE_PORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_VENUE_SWITCH_VE_PORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_switch_ve_ports",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/{venueId}/switches/{switchId}/vePorts/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `query_venue_switch_ve_ports`; the first is the default.
@@ -6672,7 +6741,7 @@ pub type QueryVenueSwitchVePortsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueSwitchVePorts<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryVenueSwitchVePorts<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6687,8 +6756,8 @@ impl<'a> QueryVenueSwitchVePorts<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -6740,22 +6809,22 @@ impl<'a> QueryVenueSwitchVePorts<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_VENUE_SWITCH_DHCP_SERVERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_VENUE_SWITCH_DHCP_SERVERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_switch_dhcp_servers",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/{venueId}/switches/{switchId}/dhcpServers/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `query_venue_switch_dhcp_servers`; the first is the default.
@@ -6771,7 +6840,7 @@ pub type QueryVenueSwitchDhcpServersVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueSwitchDhcpServers<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryVenueSwitchDhcpServers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6786,8 +6855,8 @@ impl<'a> QueryVenueSwitchDhcpServers<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -6839,22 +6908,22 @@ impl<'a> QueryVenueSwitchDhcpServers<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_VENUE_SWITCH_ACLS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_VENUE_SWITCH_ACLS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_switch_acls",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/{venueId}/switches/{switchId}/acls/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `query_venue_switch_acls`; the first is the default.
@@ -6870,7 +6939,7 @@ pub type QueryVenueSwitchAclsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueSwitchAcls<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryVenueSwitchAcls<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6885,8 +6954,8 @@ impl<'a> QueryVenueSwitchAcls<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -6938,22 +7007,22 @@ impl<'a> QueryVenueSwitchAcls<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_VENUE_SWITCH_ACLS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_VENUE_SWITCH_ACLS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switch_acls",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/switches/{switchId}/acls",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `list_venue_switch_acls`; the first is the default.
@@ -6969,7 +7038,7 @@ pub type ListVenueSwitchAclsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueSwitchAcls<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListVenueSwitchAcls<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7018,22 +7087,22 @@ impl<'a> ListVenueSwitchAcls<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_VENUE_SWITCH_ACL_UNIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_VENUE_SWITCH_ACL_UNIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switch_acl_unions",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/switches/{switchId}/aclUnions",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `list_venue_switch_acl_unions`; the first is the default.
@@ -7049,7 +7118,7 @@ pub type ListVenueSwitchAclUnionsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueSwitchAclUnions<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListVenueSwitchAclUnions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7098,22 +7167,22 @@ impl<'a> ListVenueSwitchAclUnions<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_VENUE_SWITCH_VLAN_UNIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_VENUE_SWITCH_VLAN_UNIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switch_vlan_unions",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/switches/{switchId}/vlanUnions",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `list_venue_switch_vlan_unions`; the first is the default.
@@ -7129,7 +7198,7 @@ pub type ListVenueSwitchVlanUnionsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueSwitchVlanUnions<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListVenueSwitchVlanUnions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7178,22 +7247,22 @@ impl<'a> ListVenueSwitchVlanUnions<'a> {
         self.req.send_json_with_response()
     }
 }
-static PATCH_VENUE_SWITCH_DHCP_SERVER_STATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static PATCH_VENUE_SWITCH_DHCP_SERVER_STATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_venue_switch_dhcp_server_states",
     method: ruckus_one_runtime::Method::Patch,
     path: "/venues/{venueId}/switches/{switchId}/dhcpServerStates",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `patch_venue_switch_dhcp_server_states`; the first is the default.
@@ -7209,7 +7278,7 @@ pub type PatchVenueSwitchDhcpServerStatesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchVenueSwitchDhcpServerStates<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> PatchVenueSwitchDhcpServerStates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7258,22 +7327,22 @@ impl<'a> PatchVenueSwitchDhcpServerStates<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_VENUE_VLANS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_VENUE_VLANS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_vlans",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/{venueId}/vlans/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `query_venue_vlans`; the first is the default.
@@ -7289,7 +7358,7 @@ pub type QueryVenueVlansVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueVlans<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryVenueVlans<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7338,18 +7407,18 @@ impl<'a> QueryVenueVlans<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_VENUE_TAGGED_VLANS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_VENUE_TAGGED_VLANS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_tagged_vlans",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/{venueId}/taggedVlans/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchNetworkingClient::query_venue_tagged_vlans` (Query venue tagged VLANs).
@@ -7359,7 +7428,7 @@ static QUERY_VENUE_TAGGED_VLANS: ruckus_one_runtime::Operation = ruckus_one_runt
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueTaggedVlans<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryVenueTaggedVlans<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7374,8 +7443,8 @@ impl<'a> QueryVenueTaggedVlans<'a> {
         self.req.json(body);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -7427,18 +7496,18 @@ impl<'a> QueryVenueTaggedVlans<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_VENUE_UNTAGGED_VLANS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_VENUE_UNTAGGED_VLANS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_untagged_vlans",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/{venueId}/untaggedVlans/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchNetworkingClient::query_venue_untagged_vlans` (Query venue untagged VLANs).
@@ -7448,7 +7517,7 @@ static QUERY_VENUE_UNTAGGED_VLANS: ruckus_one_runtime::Operation = ruckus_one_ru
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueUntaggedVlans<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryVenueUntaggedVlans<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7463,8 +7532,8 @@ impl<'a> QueryVenueUntaggedVlans<'a> {
         self.req.json(body);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -7516,26 +7585,26 @@ impl<'a> QueryVenueUntaggedVlans<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_VENUE_VE_PORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_VENUE_VE_PORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_ve_ports",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/{venueId}/vePorts/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `query_venue_ve_ports`; the first is the default.
@@ -7552,7 +7621,7 @@ pub type QueryVenueVePortsVersion = super::versions::V1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueVePorts<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryVenueVePorts<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7567,8 +7636,8 @@ impl<'a> QueryVenueVePorts<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -7620,18 +7689,18 @@ impl<'a> QueryVenueVePorts<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_VENUE_VLANS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_VENUE_VLANS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_vlans",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/vlans",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchNetworkingClient::list_venue_vlans` (List venue VLANs).
@@ -7640,7 +7709,7 @@ static LIST_VENUE_VLANS: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueVlans<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListVenueVlans<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7683,18 +7752,18 @@ impl<'a> ListVenueVlans<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_VENUE_TRUSTED_PORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_VENUE_TRUSTED_PORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_trusted_ports",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/trustedPorts",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchNetworkingClient::list_venue_trusted_ports` (List venue trusted ports).
@@ -7703,7 +7772,7 @@ static LIST_VENUE_TRUSTED_PORTS: ruckus_one_runtime::Operation = ruckus_one_runt
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueTrustedPorts<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListVenueTrustedPorts<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7746,26 +7815,26 @@ impl<'a> ListVenueTrustedPorts<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_VENUE_SETTING: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_SETTING: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_setting",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/switchSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `get_venue_setting`; the first is the default.
@@ -7782,7 +7851,7 @@ pub type GetVenueSettingVersion = super::versions::V1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueSetting<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueSetting<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7831,26 +7900,26 @@ impl<'a> GetVenueSetting<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_SETTING: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_SETTING: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_setting",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/switchSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `update_venue_setting`; the first is the default.
@@ -7867,7 +7936,7 @@ pub type UpdateVenueSettingVersion = super::versions::V1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueSetting<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueSetting<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7916,22 +7985,22 @@ impl<'a> UpdateVenueSetting<'a> {
         self.req.send_json_with_response()
     }
 }
-static ADD_SWITCH_VLANS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ADD_SWITCH_VLANS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_switch_vlans",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/{venueId}/vlans",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `add_switch_vlans`; the first is the default.
@@ -7947,7 +8016,7 @@ pub type AddSwitchVlansVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddSwitchVlans<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> AddSwitchVlans<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7996,26 +8065,26 @@ impl<'a> AddSwitchVlans<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_VENUE_CONFIGURATION_HISTORY_DETAIL_BY_TRANSACTION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_CONFIGURATION_HISTORY_DETAIL_BY_TRANSACTION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_configuration_history_detail_by_transaction",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/{venueId}/transactions/{transactionId}/configHistDetails",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `get_venue_configuration_history_detail_by_transaction`; the first is the default.
@@ -8032,7 +8101,7 @@ pub type GetVenueConfigurationHistoryDetailByTransactionVersion = super::version
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueConfigurationHistoryDetailByTransaction<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueConfigurationHistoryDetailByTransaction<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8050,8 +8119,8 @@ impl<'a> GetVenueConfigurationHistoryDetailByTransaction<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "list",
         first_page: 1u32,
     };
@@ -8110,22 +8179,22 @@ impl<'a> GetVenueConfigurationHistoryDetailByTransaction<'a> {
         self.req.send_json_with_response()
     }
 }
-static SYNC_VENUE_ADMIN_PASSWORD_MULTIPLE_DEVICE_REQUESTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static SYNC_VENUE_ADMIN_PASSWORD_MULTIPLE_DEVICE_REQUESTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "sync_venue_admin_password_multiple_device_requests",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/{venueId}/deviceRequests",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `sync_venue_admin_password_multiple_device_requests`; the first is the default.
@@ -8141,7 +8210,7 @@ pub type SyncVenueAdminPasswordMultipleDeviceRequestsVersion = super::versions::
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct SyncVenueAdminPasswordMultipleDeviceRequests<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> SyncVenueAdminPasswordMultipleDeviceRequests<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8223,26 +8292,26 @@ impl<'a> SyncVenueAdminPasswordMultipleDeviceRequests<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_CONFIGURATION_HISTORY_BY_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_CONFIGURATION_HISTORY_BY_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_configuration_history_by_venue",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/{venueId}/configHistories/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `get_configuration_history_by_venue`; the first is the default.
@@ -8259,7 +8328,7 @@ pub type GetConfigurationHistoryByVenueVersion = super::versions::V1_1OrV1OrJson
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetConfigurationHistoryByVenue<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetConfigurationHistoryByVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8274,8 +8343,8 @@ impl<'a> GetConfigurationHistoryByVenue<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "list",
         first_page: 1u32,
     };
@@ -8329,26 +8398,26 @@ impl<'a> GetConfigurationHistoryByVenue<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_VLAN_UNION_BY_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VLAN_UNION_BY_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_vlan_union_by_venue",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/vlanUnions",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `get_vlan_union_by_venue`; the first is the default.
@@ -8365,7 +8434,7 @@ pub type GetVlanUnionByVenueVersion = super::versions::V1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVlanUnionByVenue<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVlanUnionByVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).

@@ -25,7 +25,10 @@ pub struct AcxCliTemplate {
 }
 impl serde::Serialize for AcxCliTemplate {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AcxCliTemplate, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AcxCliTemplate,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.optional("cli", &v.cli);
@@ -34,7 +37,7 @@ impl serde::Serialize for AcxCliTemplate {
             w.optional("applyLater", &v.apply_later);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -44,8 +47,8 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplate {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AcxCliTemplate, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AcxCliTemplate, ruckus_one_runtime::internal::object::FieldError> {
             let value = AcxCliTemplate {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -58,7 +61,7 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplate {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AcxCliTemplate"))
     }
 }
@@ -131,7 +134,10 @@ pub struct AcxCliTemplateBo {
 }
 impl serde::Serialize for AcxCliTemplateBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AcxCliTemplateBo, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AcxCliTemplateBo,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("applyLater", &v.apply_later);
             w.optional("cli", &v.cli);
             w.optional("id", &v.id);
@@ -141,7 +147,7 @@ impl serde::Serialize for AcxCliTemplateBo {
             w.optional("venueSwitches", &v.venue_switches);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -151,8 +157,8 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateBo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AcxCliTemplateBo, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AcxCliTemplateBo, ruckus_one_runtime::internal::object::FieldError> {
             let value = AcxCliTemplateBo {
                 apply_later: f.optional("applyLater"),
                 cli: f.optional("cli"),
@@ -166,7 +172,7 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateBo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AcxCliTemplateBo"))
     }
 }
@@ -244,7 +250,7 @@ impl serde::Serialize for AcxCliTemplateSampleView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &AcxCliTemplateSampleView,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("cli", &v.cli);
@@ -252,7 +258,7 @@ impl serde::Serialize for AcxCliTemplateSampleView {
             w.optional("version", &v.version);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -262,8 +268,11 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateSampleView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AcxCliTemplateSampleView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AcxCliTemplateSampleView,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AcxCliTemplateSampleView {
                 id: f.optional("id"),
                 cli: f.optional("cli"),
@@ -274,7 +283,7 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateSampleView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AcxCliTemplateSampleView"))
     }
 }
@@ -330,14 +339,14 @@ impl serde::Serialize for AcxCliTemplateSwitchesView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &AcxCliTemplateSwitchesView,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("venueId", &v.venue_id);
             w.optional("switches", &v.switches);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -347,8 +356,11 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateSwitchesView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AcxCliTemplateSwitchesView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AcxCliTemplateSwitchesView,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AcxCliTemplateSwitchesView {
                 id: f.optional("id"),
                 venue_id: f.optional("venueId"),
@@ -358,7 +370,7 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateSwitchesView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AcxCliTemplateSwitchesView"))
     }
 }
@@ -412,7 +424,10 @@ pub struct AcxCliTemplateV1 {
 }
 impl serde::Serialize for AcxCliTemplateV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AcxCliTemplateV1, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AcxCliTemplateV1,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.optional("cli", &v.cli);
@@ -423,7 +438,7 @@ impl serde::Serialize for AcxCliTemplateV1 {
             w.optional("requestId", &v.request_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -433,8 +448,8 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateV1 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AcxCliTemplateV1, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AcxCliTemplateV1, ruckus_one_runtime::internal::object::FieldError> {
             let value = AcxCliTemplateV1 {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -449,7 +464,7 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AcxCliTemplateV1"))
     }
 }
@@ -537,7 +552,10 @@ pub struct AcxCliTemplateView {
 }
 impl serde::Serialize for AcxCliTemplateView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AcxCliTemplateView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AcxCliTemplateView,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.optional("cli", &v.cli);
@@ -547,7 +565,7 @@ impl serde::Serialize for AcxCliTemplateView {
             w.optional("venueSwitches", &v.venue_switches);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -557,8 +575,11 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AcxCliTemplateView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AcxCliTemplateView,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AcxCliTemplateView {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -572,7 +593,7 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AcxCliTemplateView"))
     }
 }
@@ -649,12 +670,15 @@ pub struct ProfileVlanResponse {
 }
 impl serde::Serialize for ProfileVlanResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ProfileVlanResponse, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ProfileVlanResponse,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -664,8 +688,11 @@ impl<'de> serde::Deserialize<'de> for ProfileVlanResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ProfileVlanResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ProfileVlanResponse,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ProfileVlanResponse {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
@@ -674,7 +701,7 @@ impl<'de> serde::Deserialize<'de> for ProfileVlanResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ProfileVlanResponse"))
     }
 }
@@ -723,7 +750,10 @@ pub struct SwitchAndVenueView {
 }
 impl serde::Serialize for SwitchAndVenueView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SwitchAndVenueView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &SwitchAndVenueView,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("switchId", &v.switch_id);
             w.optional("serialNumber", &v.serial_number);
@@ -733,7 +763,7 @@ impl serde::Serialize for SwitchAndVenueView {
             w.optional("venueName", &v.venue_name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -743,8 +773,11 @@ impl<'de> serde::Deserialize<'de> for SwitchAndVenueView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SwitchAndVenueView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            SwitchAndVenueView,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = SwitchAndVenueView {
                 id: f.optional("id"),
                 switch_id: f.optional("switchId"),
@@ -758,7 +791,7 @@ impl<'de> serde::Deserialize<'de> for SwitchAndVenueView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SwitchAndVenueView"))
     }
 }
@@ -829,12 +862,15 @@ pub struct VenueSwitchBo {
 }
 impl serde::Serialize for VenueSwitchBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VenueSwitchBo, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &VenueSwitchBo,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("switches", &v.switches);
             w.optional("venueId", &v.venue_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -844,8 +880,8 @@ impl<'de> serde::Deserialize<'de> for VenueSwitchBo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueSwitchBo, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<VenueSwitchBo, ruckus_one_runtime::internal::object::FieldError> {
             let value = VenueSwitchBo {
                 switches: f.optional("switches"),
                 venue_id: f.optional("venueId"),
@@ -854,7 +890,7 @@ impl<'de> serde::Deserialize<'de> for VenueSwitchBo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueSwitchBo"))
     }
 }
@@ -907,7 +943,10 @@ pub struct WebAuthPageTemplate {
 }
 impl serde::Serialize for WebAuthPageTemplate {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &WebAuthPageTemplate, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &WebAuthPageTemplate,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.optional("webAuthUserIdLabel", &v.web_auth_user_id_label);
@@ -926,7 +965,7 @@ impl serde::Serialize for WebAuthPageTemplate {
             );
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -936,8 +975,11 @@ impl<'de> serde::Deserialize<'de> for WebAuthPageTemplate {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<WebAuthPageTemplate, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            WebAuthPageTemplate,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = WebAuthPageTemplate {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -958,7 +1000,7 @@ impl<'de> serde::Deserialize<'de> for WebAuthPageTemplate {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("WebAuthPageTemplate"))
     }
 }
@@ -1094,7 +1136,7 @@ impl serde::Serialize for WebAuthPageTemplateBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &WebAuthPageTemplateBo,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.field("name", &v.name);
@@ -1107,7 +1149,7 @@ impl serde::Serialize for WebAuthPageTemplateBo {
             w.optional("tenantId", &v.tenant_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1117,8 +1159,11 @@ impl<'de> serde::Deserialize<'de> for WebAuthPageTemplateBo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<WebAuthPageTemplateBo, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            WebAuthPageTemplateBo,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = WebAuthPageTemplateBo {
                 id: f.optional("id"),
                 name: f.required("name")?,
@@ -1134,7 +1179,7 @@ impl<'de> serde::Deserialize<'de> for WebAuthPageTemplateBo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("WebAuthPageTemplateBo"))
     }
 }
@@ -1220,13 +1265,13 @@ impl serde::Serialize for WebAuthPageTemplateResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &WebAuthPageTemplateResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1236,10 +1281,10 @@ impl<'de> serde::Deserialize<'de> for WebAuthPageTemplateResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             WebAuthPageTemplateResponse,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = WebAuthPageTemplateResponse {
                 request_id: f.optional("requestId"),
@@ -1249,7 +1294,7 @@ impl<'de> serde::Deserialize<'de> for WebAuthPageTemplateResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("WebAuthPageTemplateResponse"))
     }
 }
@@ -1300,7 +1345,7 @@ impl serde::Serialize for WebAuthPageTemplateView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &WebAuthPageTemplateView,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
@@ -1313,7 +1358,7 @@ impl serde::Serialize for WebAuthPageTemplateView {
             w.optional("switchCount", &v.switch_count);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1323,8 +1368,11 @@ impl<'de> serde::Deserialize<'de> for WebAuthPageTemplateView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<WebAuthPageTemplateView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            WebAuthPageTemplateView,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = WebAuthPageTemplateView {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -1340,7 +1388,7 @@ impl<'de> serde::Deserialize<'de> for WebAuthPageTemplateView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("WebAuthPageTemplateView"))
     }
 }
@@ -1452,7 +1500,7 @@ impl<'a> SwitchProfilesClient<'a> {
         &self,
         venue_id: &str,
     ) -> ListVenueSwitchProfileAcls<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_VENUE_SWITCH_PROFILE_ACLS,
             &[venue_id],
@@ -1475,7 +1523,7 @@ impl<'a> SwitchProfilesClient<'a> {
         &self,
         venue_id: &str,
     ) -> ListVenueSwitchProfileVlans<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_VENUE_SWITCH_PROFILE_VLANS,
             &[venue_id],
@@ -1498,7 +1546,7 @@ impl<'a> SwitchProfilesClient<'a> {
         &self,
         venue_id: &str,
     ) -> ListVenueSwitchProfileVlansV1<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_VENUE_SWITCH_PROFILE_VLANS_V1,
             &[venue_id],
@@ -1526,7 +1574,7 @@ impl<'a> SwitchProfilesClient<'a> {
         venue_id: &str,
         switch_profile_id: &str,
     ) -> AddSwitchProfileToVenue<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_SWITCH_PROFILE_TO_VENUE,
             &[venue_id, switch_profile_id],
@@ -1552,7 +1600,7 @@ impl<'a> SwitchProfilesClient<'a> {
         venue_id: &str,
         switch_profile_id: &str,
     ) -> RemoveSwitchProfileFromVenue<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REMOVE_SWITCH_PROFILE_FROM_VENUE,
             &[venue_id, switch_profile_id],
@@ -1582,7 +1630,7 @@ impl<'a> SwitchProfilesClient<'a> {
         cli_template_id: &str,
         body: &Vec<String>,
     ) -> AddCliTemplateToVenue<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_CLI_TEMPLATE_TO_VENUE,
             &[venue_id, cli_template_id],
@@ -1611,7 +1659,7 @@ impl<'a> SwitchProfilesClient<'a> {
         cli_template_id: &str,
         body: &Vec<String>,
     ) -> RemoveCliTemplateFromVenue<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REMOVE_CLI_TEMPLATE_FROM_VENUE,
             &[venue_id, cli_template_id],
@@ -1634,7 +1682,7 @@ impl<'a> SwitchProfilesClient<'a> {
     #[doc(alias = "GetProfileById_1")]
     #[inline]
     pub fn get_switch_profile(&self, switch_profile_id: &str) -> GetSwitchProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SWITCH_PROFILE,
             &[switch_profile_id],
@@ -1659,7 +1707,7 @@ impl<'a> SwitchProfilesClient<'a> {
         &self,
         switch_profile_id: &str,
     ) -> GetSwitchProfileV1<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SWITCH_PROFILE_V1,
             &[switch_profile_id],
@@ -1684,7 +1732,7 @@ impl<'a> SwitchProfilesClient<'a> {
         &self,
         body: &super::common::Profile,
     ) -> CreateSwitchProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SWITCH_PROFILE,
             &[],
@@ -1710,7 +1758,7 @@ impl<'a> SwitchProfilesClient<'a> {
         &self,
         body: &super::common::ProfileBo,
     ) -> CreateSwitchProfileV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SWITCH_PROFILE_V1,
             &[],
@@ -1738,7 +1786,7 @@ impl<'a> SwitchProfilesClient<'a> {
         &self,
         switch_profile_id: &str,
     ) -> DeleteSwitchProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_PROFILE,
             &[switch_profile_id],
@@ -1767,7 +1815,7 @@ impl<'a> SwitchProfilesClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QuerySwitchProfiles<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_SWITCH_PROFILES,
             &[],
@@ -1793,7 +1841,7 @@ impl<'a> SwitchProfilesClient<'a> {
         &self,
         switch_profile_id: &str,
     ) -> ListSwitchProfileAcls<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCH_PROFILE_ACLS,
             &[switch_profile_id],
@@ -1819,7 +1867,7 @@ impl<'a> SwitchProfilesClient<'a> {
         &self,
         switch_profile_id: &str,
     ) -> CreateSwitchProfileAcl<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SWITCH_PROFILE_ACL,
             &[switch_profile_id],
@@ -1844,7 +1892,7 @@ impl<'a> SwitchProfilesClient<'a> {
         &self,
         switch_profile_id: &str,
     ) -> DeleteSwitchProfileAcls<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_PROFILE_ACLS,
             &[switch_profile_id],
@@ -1872,7 +1920,7 @@ impl<'a> SwitchProfilesClient<'a> {
         switch_profile_id: &str,
         acl_id: &str,
     ) -> GetSwitchProfileAcl<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SWITCH_PROFILE_ACL,
             &[switch_profile_id, acl_id],
@@ -1901,7 +1949,7 @@ impl<'a> SwitchProfilesClient<'a> {
         switch_profile_id: &str,
         acl_id: &str,
     ) -> UpdateSwitchProfileAcl<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_SWITCH_PROFILE_ACL,
             &[switch_profile_id, acl_id],
@@ -1929,7 +1977,7 @@ impl<'a> SwitchProfilesClient<'a> {
         switch_profile_id: &str,
         acl_id: &str,
     ) -> DeleteSwitchProfileAcl<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_PROFILE_ACL,
             &[switch_profile_id, acl_id],
@@ -1954,7 +2002,7 @@ impl<'a> SwitchProfilesClient<'a> {
         &self,
         switch_profile_id: &str,
     ) -> ListSwitchProfileTrustedPorts<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCH_PROFILE_TRUSTED_PORTS,
             &[switch_profile_id],
@@ -1982,7 +2030,7 @@ impl<'a> SwitchProfilesClient<'a> {
         &self,
         switch_profile_id: &str,
     ) -> CreateSwitchProfileTrustedPort<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SWITCH_PROFILE_TRUSTED_PORT,
             &[switch_profile_id],
@@ -2009,7 +2057,7 @@ impl<'a> SwitchProfilesClient<'a> {
         &self,
         switch_profile_id: &str,
     ) -> DeleteSwitchProfileTrustedPorts<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_PROFILE_TRUSTED_PORTS,
             &[switch_profile_id],
@@ -2039,7 +2087,7 @@ impl<'a> SwitchProfilesClient<'a> {
         switch_profile_id: &str,
         trusted_port_id: &str,
     ) -> GetSwitchProfileTrustedPort<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SWITCH_PROFILE_TRUSTED_PORT,
             &[switch_profile_id, trusted_port_id],
@@ -2068,7 +2116,7 @@ impl<'a> SwitchProfilesClient<'a> {
         switch_profile_id: &str,
         trusted_port_id: &str,
     ) -> UpdateSwitchProfileTrustedPort<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_SWITCH_PROFILE_TRUSTED_PORT,
             &[switch_profile_id, trusted_port_id],
@@ -2100,7 +2148,7 @@ impl<'a> SwitchProfilesClient<'a> {
         switch_profile_id: &str,
         trusted_port_id: &str,
     ) -> DeleteSwitchProfileTrustedPort<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_PROFILE_TRUSTED_PORT,
             &[switch_profile_id, trusted_port_id],
@@ -2127,7 +2175,7 @@ impl<'a> SwitchProfilesClient<'a> {
         &self,
         switch_profile_id: &str,
     ) -> ListSwitchProfileVlans<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCH_PROFILE_VLANS,
             &[switch_profile_id],
@@ -2152,7 +2200,7 @@ impl<'a> SwitchProfilesClient<'a> {
         switch_profile_id: &str,
         body: &super::common::ProfileVlanView,
     ) -> CreateSwitchProfileVlan<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SWITCH_PROFILE_VLAN,
             &[switch_profile_id],
@@ -2178,7 +2226,7 @@ impl<'a> SwitchProfilesClient<'a> {
         switch_profile_id: &str,
         body: &super::common::VlanBo,
     ) -> CreateSwitchProfileVlanV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SWITCH_PROFILE_VLAN_V1,
             &[switch_profile_id],
@@ -2204,7 +2252,7 @@ impl<'a> SwitchProfilesClient<'a> {
         &self,
         switch_profile_id: &str,
     ) -> DeleteSwitchProfileVlans<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_PROFILE_VLANS,
             &[switch_profile_id],
@@ -2232,7 +2280,7 @@ impl<'a> SwitchProfilesClient<'a> {
         switch_profile_id: &str,
         vlan_id: &str,
     ) -> GetSwitchProfileVlan<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SWITCH_PROFILE_VLAN,
             &[switch_profile_id, vlan_id],
@@ -2261,7 +2309,7 @@ impl<'a> SwitchProfilesClient<'a> {
         switch_profile_id: &str,
         vlan_id: &str,
     ) -> UpdateSwitchProfileVlan<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_SWITCH_PROFILE_VLAN,
             &[switch_profile_id, vlan_id],
@@ -2289,7 +2337,7 @@ impl<'a> SwitchProfilesClient<'a> {
         switch_profile_id: &str,
         vlan_id: &str,
     ) -> DeleteSwitchProfileVlan<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_PROFILE_VLAN,
             &[switch_profile_id, vlan_id],
@@ -2310,7 +2358,7 @@ impl<'a> SwitchProfilesClient<'a> {
     #[doc(alias = "GET /cliTemplates")]
     #[inline]
     pub fn list_cli_templates(&self) -> ListCliTemplates<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_CLI_TEMPLATES,
             &[],
@@ -2331,7 +2379,7 @@ impl<'a> SwitchProfilesClient<'a> {
     #[doc(alias = "POST /cliTemplates")]
     #[inline]
     pub fn create_cli_template(&self, body: &AcxCliTemplate) -> CreateCliTemplate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_CLI_TEMPLATE,
             &[],
@@ -2355,7 +2403,7 @@ impl<'a> SwitchProfilesClient<'a> {
         &self,
         body: &AcxCliTemplateBo,
     ) -> CreateCliTemplateV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_CLI_TEMPLATE_V1,
             &[],
@@ -2385,7 +2433,7 @@ impl<'a> SwitchProfilesClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryCliTemplates<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_CLI_TEMPLATES,
             &[],
@@ -2410,7 +2458,7 @@ impl<'a> SwitchProfilesClient<'a> {
     #[doc(alias = "DeleteCliTemplates_1")]
     #[inline]
     pub fn delete_cli_templates(&self, body: &Vec<String>) -> DeleteCliTemplates<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_CLI_TEMPLATES,
             &[],
@@ -2431,7 +2479,7 @@ impl<'a> SwitchProfilesClient<'a> {
     #[doc(alias = "GET /cliTemplates/{cliTemplateId}")]
     #[inline]
     pub fn get_cli_template(&self, cli_template_id: &str) -> GetCliTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_CLI_TEMPLATE,
             &[cli_template_id],
@@ -2451,7 +2499,7 @@ impl<'a> SwitchProfilesClient<'a> {
     #[doc(alias = "GET /cliTemplates/{cliTemplateId}")]
     #[inline]
     pub fn get_cli_template_v1(&self, cli_template_id: &str) -> GetCliTemplateV1<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_CLI_TEMPLATE_V1,
             &[cli_template_id],
@@ -2477,7 +2525,7 @@ impl<'a> SwitchProfilesClient<'a> {
         cli_template_id: &str,
         body: &AcxCliTemplate,
     ) -> UpdateCliTemplate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_CLI_TEMPLATE,
             &[cli_template_id],
@@ -2503,7 +2551,7 @@ impl<'a> SwitchProfilesClient<'a> {
         cli_template_id: &str,
         body: &AcxCliTemplateBo,
     ) -> UpdateCliTemplateV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_CLI_TEMPLATE_V1,
             &[cli_template_id],
@@ -2526,7 +2574,7 @@ impl<'a> SwitchProfilesClient<'a> {
     #[doc(alias = "DELETE /cliTemplates/{cliTemplateId}")]
     #[inline]
     pub fn delete_cli_template(&self, cli_template_id: &str) -> DeleteCliTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_CLI_TEMPLATE,
             &[cli_template_id],
@@ -2549,7 +2597,7 @@ impl<'a> SwitchProfilesClient<'a> {
         &self,
         body: &WebAuthPageTemplateView,
     ) -> CreateWebAuthPageTemplate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_WEB_AUTH_PAGE_TEMPLATE,
             &[],
@@ -2573,7 +2621,7 @@ impl<'a> SwitchProfilesClient<'a> {
         &self,
         body: &WebAuthPageTemplateBo,
     ) -> CreateWebAuthPageTemplateV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_WEB_AUTH_PAGE_TEMPLATE_V1,
             &[],
@@ -2601,7 +2649,7 @@ impl<'a> SwitchProfilesClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryWebAuthPageTemplates<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_WEB_AUTH_PAGE_TEMPLATES,
             &[],
@@ -2627,7 +2675,7 @@ impl<'a> SwitchProfilesClient<'a> {
         &self,
         template_id: &str,
     ) -> GetWebAuthPageTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_WEB_AUTH_PAGE_TEMPLATE,
             &[template_id],
@@ -2652,7 +2700,7 @@ impl<'a> SwitchProfilesClient<'a> {
         &self,
         template_id: &str,
     ) -> GetWebAuthPageTemplateV1<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_WEB_AUTH_PAGE_TEMPLATE_V1,
             &[template_id],
@@ -2677,7 +2725,7 @@ impl<'a> SwitchProfilesClient<'a> {
         &self,
         template_id: &str,
     ) -> DeleteWebAuthPageTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_WEB_AUTH_PAGE_TEMPLATE,
             &[template_id],
@@ -2700,7 +2748,7 @@ impl<'a> SwitchProfilesClient<'a> {
         &self,
         template_id: &str,
     ) -> ListWebAuthPageTemplateSwitches<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_WEB_AUTH_PAGE_TEMPLATE_SWITCHES,
             &[template_id],
@@ -2725,7 +2773,7 @@ impl<'a> SwitchProfilesClient<'a> {
         &self,
         template_id: &str,
     ) -> ListWebAuthPageTemplateSwitchesV1<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_WEB_AUTH_PAGE_TEMPLATE_SWITCHES_V1,
             &[template_id],
@@ -2754,7 +2802,7 @@ impl<'a> SwitchProfilesClient<'a> {
         template_id: &str,
         body: &WebAuthPageTemplateView,
     ) -> PutWebAuthPageTemplate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PUT_WEB_AUTH_PAGE_TEMPLATE,
             &[template_id],
@@ -2784,7 +2832,7 @@ impl<'a> SwitchProfilesClient<'a> {
         switch_profile_id: &str,
         body: &super::common::Profile,
     ) -> UpdateProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_PROFILE,
             &[switch_profile_id],
@@ -2807,7 +2855,7 @@ impl<'a> SwitchProfilesClient<'a> {
     #[doc(alias = "GetProfilesByVenueId_1")]
     #[inline]
     pub fn get_profiles_by_venue_id(&self, venue_id: &str) -> GetProfilesByVenueId<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_PROFILES_BY_VENUE_ID,
             &[venue_id],
@@ -2829,22 +2877,26 @@ impl<'a> SwitchProfilesClient<'a> {
     #[doc(alias = "GetCliTemplates_2_1")]
     #[inline]
     pub fn get_cli_templates(&self) -> GetCliTemplates<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &GET_CLI_TEMPLATES, &[]);
+        let req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &GET_CLI_TEMPLATES,
+            &[],
+        );
         GetCliTemplates { req }
     }
 }
-static LIST_VENUE_SWITCH_PROFILE_ACLS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_VENUE_SWITCH_PROFILE_ACLS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switch_profile_acls",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/switchProfiles/acls",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::list_venue_switch_profile_acls` (List ACLs of the venue's switch profiles).
@@ -2853,7 +2905,7 @@ static LIST_VENUE_SWITCH_PROFILE_ACLS: ruckus_one_runtime::Operation = ruckus_on
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueSwitchProfileAcls<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListVenueSwitchProfileAcls<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2896,18 +2948,18 @@ impl<'a> ListVenueSwitchProfileAcls<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_VENUE_SWITCH_PROFILE_VLANS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_VENUE_SWITCH_PROFILE_VLANS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switch_profile_vlans",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/switchProfiles/vlans",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::list_venue_switch_profile_vlans` (List VLANs of the venue's switch profiles).
@@ -2916,7 +2968,7 @@ static LIST_VENUE_SWITCH_PROFILE_VLANS: ruckus_one_runtime::Operation = ruckus_o
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueSwitchProfileVlans<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListVenueSwitchProfileVlans<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2959,22 +3011,22 @@ impl<'a> ListVenueSwitchProfileVlans<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_VENUE_SWITCH_PROFILE_VLANS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_VENUE_SWITCH_PROFILE_VLANS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switch_profile_vlans_v1",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/switchProfiles/vlans",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `list_venue_switch_profile_vlans_v1`; the first is the default.
@@ -2990,7 +3042,7 @@ pub type ListVenueSwitchProfileVlansV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueSwitchProfileVlansV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListVenueSwitchProfileVlansV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3039,22 +3091,22 @@ impl<'a> ListVenueSwitchProfileVlansV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static ADD_SWITCH_PROFILE_TO_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ADD_SWITCH_PROFILE_TO_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_switch_profile_to_venue",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/switchProfiles/{switchProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `add_switch_profile_to_venue`; the first is the default.
@@ -3070,7 +3122,7 @@ pub type AddSwitchProfileToVenueVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddSwitchProfileToVenue<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> AddSwitchProfileToVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3149,22 +3201,22 @@ impl<'a> AddSwitchProfileToVenue<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static REMOVE_SWITCH_PROFILE_FROM_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static REMOVE_SWITCH_PROFILE_FROM_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_switch_profile_from_venue",
     method: ruckus_one_runtime::Method::Delete,
     path: "/venues/{venueId}/switchProfiles/{switchProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `remove_switch_profile_from_venue`; the first is the default.
@@ -3180,7 +3232,7 @@ pub type RemoveSwitchProfileFromVenueVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveSwitchProfileFromVenue<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> RemoveSwitchProfileFromVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3259,22 +3311,22 @@ impl<'a> RemoveSwitchProfileFromVenue<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ADD_CLI_TEMPLATE_TO_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ADD_CLI_TEMPLATE_TO_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_cli_template_to_venue",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/cliTemplates/{cliTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `add_cli_template_to_venue`; the first is the default.
@@ -3290,7 +3342,7 @@ pub type AddCliTemplateToVenueVersion = super::versions::JsonOrJson_2;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddCliTemplateToVenue<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> AddCliTemplateToVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3369,22 +3421,22 @@ impl<'a> AddCliTemplateToVenue<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static REMOVE_CLI_TEMPLATE_FROM_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static REMOVE_CLI_TEMPLATE_FROM_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_cli_template_from_venue",
     method: ruckus_one_runtime::Method::Delete,
     path: "/venues/{venueId}/cliTemplates/{cliTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `remove_cli_template_from_venue`; the first is the default.
@@ -3400,7 +3452,7 @@ pub type RemoveCliTemplateFromVenueVersion = super::versions::JsonOrJson_2;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveCliTemplateFromVenue<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> RemoveCliTemplateFromVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3479,18 +3531,18 @@ impl<'a> RemoveCliTemplateFromVenue<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_SWITCH_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_SWITCH_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_profile",
     method: ruckus_one_runtime::Method::Get,
     path: "/switchProfiles/{switchProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::get_switch_profile` (Get switch profile).
@@ -3499,7 +3551,7 @@ static GET_SWITCH_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSwitchProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetSwitchProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3542,22 +3594,22 @@ impl<'a> GetSwitchProfile<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_SWITCH_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_SWITCH_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_profile_v1",
     method: ruckus_one_runtime::Method::Get,
     path: "/switchProfiles/{switchProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `get_switch_profile_v1`; the first is the default.
@@ -3573,7 +3625,7 @@ pub type GetSwitchProfileV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSwitchProfileV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetSwitchProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3622,18 +3674,18 @@ impl<'a> GetSwitchProfileV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_SWITCH_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_SWITCH_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_profile",
     method: ruckus_one_runtime::Method::Post,
     path: "/switchProfiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::create_switch_profile` (Create switch profile).
@@ -3642,7 +3694,7 @@ static CREATE_SWITCH_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateSwitchProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3715,22 +3767,22 @@ impl<'a> CreateSwitchProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static CREATE_SWITCH_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_SWITCH_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_profile_v1",
     method: ruckus_one_runtime::Method::Post,
     path: "/switchProfiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `create_switch_profile_v1`; the first is the default.
@@ -3746,7 +3798,7 @@ pub type CreateSwitchProfileV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchProfileV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateSwitchProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3825,26 +3877,26 @@ impl<'a> CreateSwitchProfileV1<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_SWITCH_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_SWITCH_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_profile",
     method: ruckus_one_runtime::Method::Delete,
     path: "/switchProfiles/{switchProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `delete_switch_profile`; the first is the default.
@@ -3861,7 +3913,7 @@ pub type DeleteSwitchProfileVersion = super::versions::V1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteSwitchProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3940,26 +3992,26 @@ impl<'a> DeleteSwitchProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static QUERY_SWITCH_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_SWITCH_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_switch_profiles",
     method: ruckus_one_runtime::Method::Post,
     path: "/switchProfiles/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `query_switch_profiles`; the first is the default.
@@ -3976,7 +4028,7 @@ pub type QuerySwitchProfilesVersion = super::versions::V1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySwitchProfiles<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QuerySwitchProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3991,8 +4043,8 @@ impl<'a> QuerySwitchProfiles<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -4044,18 +4096,18 @@ impl<'a> QuerySwitchProfiles<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_SWITCH_PROFILE_ACLS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_SWITCH_PROFILE_ACLS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_profile_acls",
     method: ruckus_one_runtime::Method::Get,
     path: "/switchProfiles/{switchProfileId}/acls",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::list_switch_profile_acls` (List switch profile ACLs).
@@ -4064,7 +4116,7 @@ static LIST_SWITCH_PROFILE_ACLS: ruckus_one_runtime::Operation = ruckus_one_runt
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchProfileAcls<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListSwitchProfileAcls<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4107,18 +4159,18 @@ impl<'a> ListSwitchProfileAcls<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_SWITCH_PROFILE_ACL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_SWITCH_PROFILE_ACL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_profile_acl",
     method: ruckus_one_runtime::Method::Post,
     path: "/switchProfiles/{switchProfileId}/acls",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::create_switch_profile_acl` (Create switch profile ACL).
@@ -4128,7 +4180,7 @@ static CREATE_SWITCH_PROFILE_ACL: ruckus_one_runtime::Operation = ruckus_one_run
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchProfileAcl<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateSwitchProfileAcl<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4177,18 +4229,18 @@ impl<'a> CreateSwitchProfileAcl<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_SWITCH_PROFILE_ACLS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_SWITCH_PROFILE_ACLS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_profile_acls",
     method: ruckus_one_runtime::Method::Delete,
     path: "/switchProfiles/{switchProfileId}/acls",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::delete_switch_profile_acls` (Delete switch profile ACLs).
@@ -4197,7 +4249,7 @@ static DELETE_SWITCH_PROFILE_ACLS: ruckus_one_runtime::Operation = ruckus_one_ru
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchProfileAcls<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteSwitchProfileAcls<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4240,18 +4292,18 @@ impl<'a> DeleteSwitchProfileAcls<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_SWITCH_PROFILE_ACL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_SWITCH_PROFILE_ACL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_profile_acl",
     method: ruckus_one_runtime::Method::Get,
     path: "/switchProfiles/{switchProfileId}/acls/{aclId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::get_switch_profile_acl` (Get switch profile ACL).
@@ -4260,7 +4312,7 @@ static GET_SWITCH_PROFILE_ACL: ruckus_one_runtime::Operation = ruckus_one_runtim
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSwitchProfileAcl<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetSwitchProfileAcl<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4303,18 +4355,18 @@ impl<'a> GetSwitchProfileAcl<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_SWITCH_PROFILE_ACL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_SWITCH_PROFILE_ACL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_profile_acl",
     method: ruckus_one_runtime::Method::Put,
     path: "/switchProfiles/{switchProfileId}/acls/{aclId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::update_switch_profile_acl` (Update switch profile ACL).
@@ -4324,7 +4376,7 @@ static UPDATE_SWITCH_PROFILE_ACL: ruckus_one_runtime::Operation = ruckus_one_run
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSwitchProfileAcl<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateSwitchProfileAcl<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4373,18 +4425,18 @@ impl<'a> UpdateSwitchProfileAcl<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_SWITCH_PROFILE_ACL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_SWITCH_PROFILE_ACL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_profile_acl",
     method: ruckus_one_runtime::Method::Delete,
     path: "/switchProfiles/{switchProfileId}/acls/{aclId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::delete_switch_profile_acl` (Delete switch profile ACL).
@@ -4393,7 +4445,7 @@ static DELETE_SWITCH_PROFILE_ACL: ruckus_one_runtime::Operation = ruckus_one_run
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchProfileAcl<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteSwitchProfileAcl<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4436,18 +4488,18 @@ impl<'a> DeleteSwitchProfileAcl<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_SWITCH_PROFILE_TRUSTED_PORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_SWITCH_PROFILE_TRUSTED_PORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_profile_trusted_ports",
     method: ruckus_one_runtime::Method::Get,
     path: "/switchProfiles/{switchProfileId}/trustedPorts",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::list_switch_profile_trusted_ports` (List switch profile trusted ports).
@@ -4456,7 +4508,7 @@ static LIST_SWITCH_PROFILE_TRUSTED_PORTS: ruckus_one_runtime::Operation = ruckus
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchProfileTrustedPorts<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListSwitchProfileTrustedPorts<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4499,18 +4551,18 @@ impl<'a> ListSwitchProfileTrustedPorts<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_SWITCH_PROFILE_TRUSTED_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_SWITCH_PROFILE_TRUSTED_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_profile_trusted_port",
     method: ruckus_one_runtime::Method::Post,
     path: "/switchProfiles/{switchProfileId}/trustedPorts",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::create_switch_profile_trusted_port` (Create switch profile trusted port).
@@ -4520,7 +4572,7 @@ static CREATE_SWITCH_PROFILE_TRUSTED_PORT: ruckus_one_runtime::Operation = rucku
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchProfileTrustedPort<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateSwitchProfileTrustedPort<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4569,18 +4621,18 @@ impl<'a> CreateSwitchProfileTrustedPort<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_SWITCH_PROFILE_TRUSTED_PORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_SWITCH_PROFILE_TRUSTED_PORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_profile_trusted_ports",
     method: ruckus_one_runtime::Method::Delete,
     path: "/switchProfiles/{switchProfileId}/trustedPorts",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::delete_switch_profile_trusted_ports` (Delete switch profile trusted ports).
@@ -4589,7 +4641,7 @@ static DELETE_SWITCH_PROFILE_TRUSTED_PORTS: ruckus_one_runtime::Operation = ruck
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchProfileTrustedPorts<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteSwitchProfileTrustedPorts<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4632,18 +4684,18 @@ impl<'a> DeleteSwitchProfileTrustedPorts<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_SWITCH_PROFILE_TRUSTED_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_SWITCH_PROFILE_TRUSTED_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_profile_trusted_port",
     method: ruckus_one_runtime::Method::Get,
     path: "/switchProfiles/{switchProfileId}/trustedPorts/{trustedPortId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::get_switch_profile_trusted_port` (Get switch profile trusted port).
@@ -4652,7 +4704,7 @@ static GET_SWITCH_PROFILE_TRUSTED_PORT: ruckus_one_runtime::Operation = ruckus_o
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSwitchProfileTrustedPort<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetSwitchProfileTrustedPort<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4695,18 +4747,18 @@ impl<'a> GetSwitchProfileTrustedPort<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_SWITCH_PROFILE_TRUSTED_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_SWITCH_PROFILE_TRUSTED_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_profile_trusted_port",
     method: ruckus_one_runtime::Method::Put,
     path: "/switchProfiles/{switchProfileId}/trustedPorts/{trustedPortId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::update_switch_profile_trusted_port` (Update switch profile trusted port).
@@ -4716,7 +4768,7 @@ static UPDATE_SWITCH_PROFILE_TRUSTED_PORT: ruckus_one_runtime::Operation = rucku
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSwitchProfileTrustedPort<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateSwitchProfileTrustedPort<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4765,18 +4817,18 @@ impl<'a> UpdateSwitchProfileTrustedPort<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_SWITCH_PROFILE_TRUSTED_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_SWITCH_PROFILE_TRUSTED_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_profile_trusted_port",
     method: ruckus_one_runtime::Method::Delete,
     path: "/switchProfiles/{switchProfileId}/trustedPorts/{trustedPortId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::delete_switch_profile_trusted_port` (Delete switch profile trusted port).
@@ -4785,7 +4837,7 @@ static DELETE_SWITCH_PROFILE_TRUSTED_PORT: ruckus_one_runtime::Operation = rucku
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchProfileTrustedPort<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteSwitchProfileTrustedPort<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4828,18 +4880,18 @@ impl<'a> DeleteSwitchProfileTrustedPort<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_SWITCH_PROFILE_VLANS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_SWITCH_PROFILE_VLANS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_profile_vlans",
     method: ruckus_one_runtime::Method::Get,
     path: "/switchProfiles/{switchProfileId}/vlans",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::list_switch_profile_vlans` (List switch profile VLANs).
@@ -4848,7 +4900,7 @@ static LIST_SWITCH_PROFILE_VLANS: ruckus_one_runtime::Operation = ruckus_one_run
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchProfileVlans<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListSwitchProfileVlans<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4891,18 +4943,18 @@ impl<'a> ListSwitchProfileVlans<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_SWITCH_PROFILE_VLAN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_SWITCH_PROFILE_VLAN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_profile_vlan",
     method: ruckus_one_runtime::Method::Post,
     path: "/switchProfiles/{switchProfileId}/vlans",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::create_switch_profile_vlan` (Create switch profile VLAN).
@@ -4911,7 +4963,7 @@ static CREATE_SWITCH_PROFILE_VLAN: ruckus_one_runtime::Operation = ruckus_one_ru
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchProfileVlan<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateSwitchProfileVlan<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4954,22 +5006,22 @@ impl<'a> CreateSwitchProfileVlan<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_SWITCH_PROFILE_VLAN_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_SWITCH_PROFILE_VLAN_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_profile_vlan_v1",
     method: ruckus_one_runtime::Method::Post,
     path: "/switchProfiles/{switchProfileId}/vlans",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `create_switch_profile_vlan_v1`; the first is the default.
@@ -4985,7 +5037,7 @@ pub type CreateSwitchProfileVlanV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchProfileVlanV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateSwitchProfileVlanV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5034,18 +5086,18 @@ impl<'a> CreateSwitchProfileVlanV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_SWITCH_PROFILE_VLANS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_SWITCH_PROFILE_VLANS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_profile_vlans",
     method: ruckus_one_runtime::Method::Delete,
     path: "/switchProfiles/{switchProfileId}/vlans",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::delete_switch_profile_vlans` (Delete switch profile VLANs).
@@ -5054,7 +5106,7 @@ static DELETE_SWITCH_PROFILE_VLANS: ruckus_one_runtime::Operation = ruckus_one_r
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchProfileVlans<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteSwitchProfileVlans<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5097,18 +5149,18 @@ impl<'a> DeleteSwitchProfileVlans<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_SWITCH_PROFILE_VLAN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_SWITCH_PROFILE_VLAN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_profile_vlan",
     method: ruckus_one_runtime::Method::Get,
     path: "/switchProfiles/{switchProfileId}/vlans/{vlanId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::get_switch_profile_vlan` (Get switch profile VLAN).
@@ -5117,7 +5169,7 @@ static GET_SWITCH_PROFILE_VLAN: ruckus_one_runtime::Operation = ruckus_one_runti
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSwitchProfileVlan<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetSwitchProfileVlan<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5160,18 +5212,18 @@ impl<'a> GetSwitchProfileVlan<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_SWITCH_PROFILE_VLAN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_SWITCH_PROFILE_VLAN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_profile_vlan",
     method: ruckus_one_runtime::Method::Put,
     path: "/switchProfiles/{switchProfileId}/vlans/{vlanId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::update_switch_profile_vlan` (Update switch profile VLAN).
@@ -5181,7 +5233,7 @@ static UPDATE_SWITCH_PROFILE_VLAN: ruckus_one_runtime::Operation = ruckus_one_ru
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSwitchProfileVlan<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateSwitchProfileVlan<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5230,18 +5282,18 @@ impl<'a> UpdateSwitchProfileVlan<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_SWITCH_PROFILE_VLAN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_SWITCH_PROFILE_VLAN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_profile_vlan",
     method: ruckus_one_runtime::Method::Delete,
     path: "/switchProfiles/{switchProfileId}/vlans/{vlanId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::delete_switch_profile_vlan` (Delete switch profile VLAN).
@@ -5250,7 +5302,7 @@ static DELETE_SWITCH_PROFILE_VLAN: ruckus_one_runtime::Operation = ruckus_one_ru
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchProfileVlan<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteSwitchProfileVlan<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5293,18 +5345,18 @@ impl<'a> DeleteSwitchProfileVlan<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_CLI_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_CLI_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_cli_templates",
     method: ruckus_one_runtime::Method::Get,
     path: "/cliTemplates",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::list_cli_templates` (List CLI templates).
@@ -5313,7 +5365,7 @@ static LIST_CLI_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListCliTemplates<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListCliTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5356,18 +5408,18 @@ impl<'a> ListCliTemplates<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_CLI_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_CLI_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_cli_template",
     method: ruckus_one_runtime::Method::Post,
     path: "/cliTemplates",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::create_cli_template` (Create CLI template).
@@ -5376,7 +5428,7 @@ static CREATE_CLI_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateCliTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateCliTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5449,22 +5501,22 @@ impl<'a> CreateCliTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static CREATE_CLI_TEMPLATE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_CLI_TEMPLATE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_cli_template_v1",
     method: ruckus_one_runtime::Method::Post,
     path: "/cliTemplates",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `create_cli_template_v1`; the first is the default.
@@ -5480,7 +5532,7 @@ pub type CreateCliTemplateV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateCliTemplateV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateCliTemplateV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5529,26 +5581,26 @@ impl<'a> CreateCliTemplateV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_CLI_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_CLI_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_cli_templates",
     method: ruckus_one_runtime::Method::Post,
     path: "/cliTemplates/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `query_cli_templates`; the first is the default.
@@ -5565,7 +5617,7 @@ pub type QueryCliTemplatesVersion = super::versions::V1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryCliTemplates<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryCliTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5580,8 +5632,8 @@ impl<'a> QueryCliTemplates<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -5633,26 +5685,26 @@ impl<'a> QueryCliTemplates<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_CLI_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_CLI_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_cli_templates",
     method: ruckus_one_runtime::Method::Delete,
     path: "/cliTemplates",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `delete_cli_templates`; the first is the default.
@@ -5669,7 +5721,7 @@ pub type DeleteCliTemplatesVersion = super::versions::V1OrV1_2OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteCliTemplates<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteCliTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5748,18 +5800,18 @@ impl<'a> DeleteCliTemplates<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_CLI_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_CLI_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_cli_template",
     method: ruckus_one_runtime::Method::Get,
     path: "/cliTemplates/{cliTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::get_cli_template` (Get CLI template).
@@ -5768,7 +5820,7 @@ static GET_CLI_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetCliTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetCliTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5811,22 +5863,22 @@ impl<'a> GetCliTemplate<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_CLI_TEMPLATE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_CLI_TEMPLATE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_cli_template_v1",
     method: ruckus_one_runtime::Method::Get,
     path: "/cliTemplates/{cliTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `get_cli_template_v1`; the first is the default.
@@ -5842,7 +5894,7 @@ pub type GetCliTemplateV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetCliTemplateV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetCliTemplateV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5891,18 +5943,18 @@ impl<'a> GetCliTemplateV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_CLI_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_CLI_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_cli_template",
     method: ruckus_one_runtime::Method::Put,
     path: "/cliTemplates/{cliTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::update_cli_template` (Update CLI template).
@@ -5911,7 +5963,7 @@ static UPDATE_CLI_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateCliTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateCliTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5984,22 +6036,22 @@ impl<'a> UpdateCliTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static UPDATE_CLI_TEMPLATE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_CLI_TEMPLATE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_cli_template_v1",
     method: ruckus_one_runtime::Method::Put,
     path: "/cliTemplates/{cliTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `update_cli_template_v1`; the first is the default.
@@ -6015,7 +6067,7 @@ pub type UpdateCliTemplateV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateCliTemplateV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateCliTemplateV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6064,26 +6116,26 @@ impl<'a> UpdateCliTemplateV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_CLI_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_CLI_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_cli_template",
     method: ruckus_one_runtime::Method::Delete,
     path: "/cliTemplates/{cliTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `delete_cli_template`; the first is the default.
@@ -6100,7 +6152,7 @@ pub type DeleteCliTemplateVersion = super::versions::V1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteCliTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteCliTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6179,18 +6231,18 @@ impl<'a> DeleteCliTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static CREATE_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_web_auth_page_template",
     method: ruckus_one_runtime::Method::Post,
     path: "/webAuthPageTemplates",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::create_web_auth_page_template` (Create web authentication page template).
@@ -6199,7 +6251,7 @@ static CREATE_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateWebAuthPageTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateWebAuthPageTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6242,22 +6294,22 @@ impl<'a> CreateWebAuthPageTemplate<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_WEB_AUTH_PAGE_TEMPLATE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_WEB_AUTH_PAGE_TEMPLATE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_web_auth_page_template_v1",
     method: ruckus_one_runtime::Method::Post,
     path: "/webAuthPageTemplates",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `create_web_auth_page_template_v1`; the first is the default.
@@ -6273,7 +6325,7 @@ pub type CreateWebAuthPageTemplateV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateWebAuthPageTemplateV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateWebAuthPageTemplateV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6322,26 +6374,26 @@ impl<'a> CreateWebAuthPageTemplateV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_WEB_AUTH_PAGE_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_WEB_AUTH_PAGE_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_web_auth_page_templates",
     method: ruckus_one_runtime::Method::Post,
     path: "/webAuthPageTemplates/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `query_web_auth_page_templates`; the first is the default.
@@ -6358,7 +6410,7 @@ pub type QueryWebAuthPageTemplatesVersion = super::versions::V1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryWebAuthPageTemplates<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryWebAuthPageTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6373,8 +6425,8 @@ impl<'a> QueryWebAuthPageTemplates<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -6426,18 +6478,18 @@ impl<'a> QueryWebAuthPageTemplates<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_web_auth_page_template",
     method: ruckus_one_runtime::Method::Get,
     path: "/webAuthPageTemplates/{templateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::get_web_auth_page_template` (Get web authentication page template).
@@ -6446,7 +6498,7 @@ static GET_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_ru
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWebAuthPageTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetWebAuthPageTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6489,22 +6541,22 @@ impl<'a> GetWebAuthPageTemplate<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_WEB_AUTH_PAGE_TEMPLATE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_WEB_AUTH_PAGE_TEMPLATE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_web_auth_page_template_v1",
     method: ruckus_one_runtime::Method::Get,
     path: "/webAuthPageTemplates/{templateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `get_web_auth_page_template_v1`; the first is the default.
@@ -6520,7 +6572,7 @@ pub type GetWebAuthPageTemplateV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWebAuthPageTemplateV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetWebAuthPageTemplateV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6569,26 +6621,26 @@ impl<'a> GetWebAuthPageTemplateV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_web_auth_page_template",
     method: ruckus_one_runtime::Method::Delete,
     path: "/webAuthPageTemplates/{templateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `delete_web_auth_page_template`; the first is the default.
@@ -6605,7 +6657,7 @@ pub type DeleteWebAuthPageTemplateVersion = super::versions::V1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteWebAuthPageTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteWebAuthPageTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6654,18 +6706,18 @@ impl<'a> DeleteWebAuthPageTemplate<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_WEB_AUTH_PAGE_TEMPLATE_SWITCHES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_WEB_AUTH_PAGE_TEMPLATE_SWITCHES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_web_auth_page_template_switches",
     method: ruckus_one_runtime::Method::Get,
     path: "/webAuthPageTemplates/{templateId}/switches",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::list_web_auth_page_template_switches` (List switches of a web authentication page template).
@@ -6674,7 +6726,7 @@ static LIST_WEB_AUTH_PAGE_TEMPLATE_SWITCHES: ruckus_one_runtime::Operation = ruc
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListWebAuthPageTemplateSwitches<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListWebAuthPageTemplateSwitches<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6717,22 +6769,22 @@ impl<'a> ListWebAuthPageTemplateSwitches<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_WEB_AUTH_PAGE_TEMPLATE_SWITCHES_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_WEB_AUTH_PAGE_TEMPLATE_SWITCHES_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_web_auth_page_template_switches_v1",
     method: ruckus_one_runtime::Method::Get,
     path: "/webAuthPageTemplates/{templateId}/switches",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `list_web_auth_page_template_switches_v1`; the first is the default.
@@ -6748,7 +6800,7 @@ pub type ListWebAuthPageTemplateSwitchesV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListWebAuthPageTemplateSwitchesV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListWebAuthPageTemplateSwitchesV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6797,26 +6849,26 @@ impl<'a> ListWebAuthPageTemplateSwitchesV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static PUT_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static PUT_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "put_web_auth_page_template",
     method: ruckus_one_runtime::Method::Put,
     path: "/webAuthPageTemplates/{templateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `put_web_auth_page_template`; the first is the default.
@@ -6833,7 +6885,7 @@ pub type PutWebAuthPageTemplateVersion = super::versions::V1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PutWebAuthPageTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> PutWebAuthPageTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6882,26 +6934,26 @@ impl<'a> PutWebAuthPageTemplate<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_profile",
     method: ruckus_one_runtime::Method::Put,
     path: "/switchProfiles/{switchProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `update_profile`; the first is the default.
@@ -6918,7 +6970,7 @@ pub type UpdateProfileVersion = super::versions::V1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6997,26 +7049,26 @@ impl<'a> UpdateProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_PROFILES_BY_VENUE_ID: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_PROFILES_BY_VENUE_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_profiles_by_venue_id",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/switchProfiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `get_profiles_by_venue_id`; the first is the default.
@@ -7033,7 +7085,7 @@ pub type GetProfilesByVenueIdVersion = super::versions::V1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetProfilesByVenueId<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetProfilesByVenueId<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7082,26 +7134,26 @@ impl<'a> GetProfilesByVenueId<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_CLI_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_CLI_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_cli_templates",
     method: ruckus_one_runtime::Method::Get,
     path: "/cliTemplates/examples",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `get_cli_templates`; the first is the default.
@@ -7119,7 +7171,7 @@ pub type GetCliTemplatesVersion = super::versions::V1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetCliTemplates<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetCliTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).

@@ -334,7 +334,10 @@ pub struct GroupedSwitch {
 }
 impl serde::Serialize for GroupedSwitch {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &GroupedSwitch, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &GroupedSwitch,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("switches", &v.switches);
             w.optional("deviceStatus", &v.device_status);
             w.optional("venueId", &v.venue_id);
@@ -344,7 +347,7 @@ impl serde::Serialize for GroupedSwitch {
             w.optional("clients", &v.clients);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -354,8 +357,8 @@ impl<'de> serde::Deserialize<'de> for GroupedSwitch {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<GroupedSwitch, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<GroupedSwitch, ruckus_one_runtime::internal::object::FieldError> {
             let value = GroupedSwitch {
                 switches: f.optional("switches"),
                 device_status: f.optional("deviceStatus"),
@@ -369,7 +372,7 @@ impl<'de> serde::Deserialize<'de> for GroupedSwitch {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("GroupedSwitch"))
     }
 }
@@ -477,7 +480,7 @@ pub struct IcxSwitch {
 }
 impl serde::Serialize for IcxSwitch {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &IcxSwitch, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &IcxSwitch, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.optional("venueId", &v.venue_id);
             w.optional("name", &v.name);
@@ -513,7 +516,7 @@ impl serde::Serialize for IcxSwitch {
             w.optional("vlanCustomize", &v.vlan_customize);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -523,8 +526,8 @@ impl<'de> serde::Deserialize<'de> for IcxSwitch {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<IcxSwitch, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<IcxSwitch, ruckus_one_runtime::internal::object::FieldError> {
             let value = IcxSwitch {
                 id: f.optional("id"),
                 venue_id: f.optional("venueId"),
@@ -564,7 +567,7 @@ impl<'de> serde::Deserialize<'de> for IcxSwitch {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("IcxSwitch"))
     }
 }
@@ -806,12 +809,15 @@ pub struct IcxSwitchResponse {
 }
 impl serde::Serialize for IcxSwitchResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &IcxSwitchResponse, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &IcxSwitchResponse,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -821,8 +827,11 @@ impl<'de> serde::Deserialize<'de> for IcxSwitchResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<IcxSwitchResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            IcxSwitchResponse,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = IcxSwitchResponse {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
@@ -831,7 +840,7 @@ impl<'de> serde::Deserialize<'de> for IcxSwitchResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("IcxSwitchResponse"))
     }
 }
@@ -883,7 +892,7 @@ impl serde::Serialize for ImportSwitchResultView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ImportSwitchResultView,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("successDownloadUrl", &v.success_download_url);
             w.optional("failureDownloadUrl", &v.failure_download_url);
@@ -892,7 +901,7 @@ impl serde::Serialize for ImportSwitchResultView {
             w.optional("totalCount", &v.total_count);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -902,8 +911,11 @@ impl<'de> serde::Deserialize<'de> for ImportSwitchResultView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ImportSwitchResultView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ImportSwitchResultView,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ImportSwitchResultView {
                 success_download_url: f.optional("successDownloadUrl"),
                 failure_download_url: f.optional("failureDownloadUrl"),
@@ -915,7 +927,7 @@ impl<'de> serde::Deserialize<'de> for ImportSwitchResultView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ImportSwitchResultView"))
     }
 }
@@ -981,7 +993,10 @@ pub struct LldpQosView {
 }
 impl serde::Serialize for LldpQosView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &LldpQosView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &LldpQosView,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("applicationType", &v.application_type);
             w.optional("qosVlanType", &v.qos_vlan_type);
@@ -990,7 +1005,7 @@ impl serde::Serialize for LldpQosView {
             w.optional("dscp", &v.dscp);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1000,8 +1015,8 @@ impl<'de> serde::Deserialize<'de> for LldpQosView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<LldpQosView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<LldpQosView, ruckus_one_runtime::internal::object::FieldError> {
             let value = LldpQosView {
                 id: f.optional("id"),
                 application_type: f.optional("applicationType"),
@@ -1014,7 +1029,7 @@ impl<'de> serde::Deserialize<'de> for LldpQosView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("LldpQosView"))
     }
 }
@@ -1312,12 +1327,15 @@ pub struct PortResponse {
 }
 impl serde::Serialize for PortResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PortResponse, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &PortResponse,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1327,8 +1345,8 @@ impl<'de> serde::Deserialize<'de> for PortResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PortResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<PortResponse, ruckus_one_runtime::internal::object::FieldError> {
             let value = PortResponse {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
@@ -1337,7 +1355,7 @@ impl<'de> serde::Deserialize<'de> for PortResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PortResponse"))
     }
 }
@@ -1570,7 +1588,7 @@ pub struct PortV1001 {
 }
 impl serde::Serialize for PortV1001 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PortV1001, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &PortV1001, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.optional("ports", &v.ports);
             w.optional("name", &v.name);
@@ -1621,7 +1639,7 @@ impl serde::Serialize for PortV1001 {
             w.optional("poeScheduler", &v.poe_scheduler);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1631,8 +1649,8 @@ impl<'de> serde::Deserialize<'de> for PortV1001 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PortV1001, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<PortV1001, ruckus_one_runtime::internal::object::FieldError> {
             let value = PortV1001 {
                 id: f.optional("id"),
                 ports: f.optional("ports"),
@@ -1685,7 +1703,7 @@ impl<'de> serde::Deserialize<'de> for PortV1001 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PortV1001"))
     }
 }
@@ -2061,7 +2079,7 @@ pub struct PortView {
 }
 impl serde::Serialize for PortView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PortView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &PortView, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.optional("ports", &v.ports);
             w.optional("name", &v.name);
@@ -2125,7 +2143,7 @@ impl serde::Serialize for PortView {
             w.optional("switchId", &v.switch_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2135,8 +2153,8 @@ impl<'de> serde::Deserialize<'de> for PortView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PortView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<PortView, ruckus_one_runtime::internal::object::FieldError> {
             let value = PortView {
                 id: f.optional("id"),
                 ports: f.optional("ports"),
@@ -2200,7 +2218,7 @@ impl<'de> serde::Deserialize<'de> for PortView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PortView"))
     }
 }
@@ -2626,7 +2644,7 @@ pub struct Ports {
 }
 impl serde::Serialize for Ports {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Ports, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Ports, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.optional("ports", &v.ports);
             w.optional("name", &v.name);
@@ -2678,7 +2696,7 @@ impl serde::Serialize for Ports {
             w.optional("poeScheduler", &v.poe_scheduler);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2688,8 +2706,8 @@ impl<'de> serde::Deserialize<'de> for Ports {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Ports, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Ports, ruckus_one_runtime::internal::object::FieldError> {
             let value = Ports {
                 id: f.optional("id"),
                 ports: f.optional("ports"),
@@ -2743,7 +2761,7 @@ impl<'de> serde::Deserialize<'de> for Ports {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Ports"))
     }
 }
@@ -3063,7 +3081,7 @@ impl serde::Serialize for QueryResponseGroupedSwitch {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &QueryResponseGroupedSwitch,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -3074,7 +3092,7 @@ impl serde::Serialize for QueryResponseGroupedSwitch {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3084,8 +3102,11 @@ impl<'de> serde::Deserialize<'de> for QueryResponseGroupedSwitch {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<QueryResponseGroupedSwitch, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            QueryResponseGroupedSwitch,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = QueryResponseGroupedSwitch {
                 fields: f.optional("fields"),
                 total_count: f.optional("totalCount"),
@@ -3099,7 +3120,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseGroupedSwitch {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("QueryResponseGroupedSwitch"))
     }
 }
@@ -3180,7 +3201,10 @@ pub struct SchedulerView {
 }
 impl serde::Serialize for SchedulerView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SchedulerView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &SchedulerView,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("type", &v.type_);
             w.optional("mon", &v.mon);
@@ -3192,7 +3216,7 @@ impl serde::Serialize for SchedulerView {
             w.optional("sun", &v.sun);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3202,8 +3226,8 @@ impl<'de> serde::Deserialize<'de> for SchedulerView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SchedulerView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<SchedulerView, ruckus_one_runtime::internal::object::FieldError> {
             let value = SchedulerView {
                 id: f.optional("id"),
                 type_: f.optional("type"),
@@ -3219,7 +3243,7 @@ impl<'de> serde::Deserialize<'de> for SchedulerView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SchedulerView"))
     }
 }
@@ -3357,14 +3381,17 @@ pub struct StackMembersViewV1 {
 }
 impl serde::Serialize for StackMembersViewV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &StackMembersViewV1, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &StackMembersViewV1,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("model", &v.model);
             w.optional("rearModule", &v.rear_module);
             w.optional("memberSerials", &v.member_serials);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3374,8 +3401,11 @@ impl<'de> serde::Deserialize<'de> for StackMembersViewV1 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<StackMembersViewV1, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            StackMembersViewV1,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = StackMembersViewV1 {
                 id: f.optional("id"),
                 model: f.optional("model"),
@@ -3386,7 +3416,7 @@ impl<'de> serde::Deserialize<'de> for StackMembersViewV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("StackMembersViewV1"))
     }
 }
@@ -3447,12 +3477,15 @@ pub struct SwitchPortSelection {
 }
 impl serde::Serialize for SwitchPortSelection {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SwitchPortSelection, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &SwitchPortSelection,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("switchId", &v.switch_id);
             w.optional("ports", &v.ports);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3462,8 +3495,11 @@ impl<'de> serde::Deserialize<'de> for SwitchPortSelection {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SwitchPortSelection, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            SwitchPortSelection,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = SwitchPortSelection {
                 switch_id: f.optional("switchId"),
                 ports: f.optional("ports"),
@@ -3472,7 +3508,7 @@ impl<'de> serde::Deserialize<'de> for SwitchPortSelection {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SwitchPortSelection"))
     }
 }
@@ -3517,14 +3553,17 @@ pub struct SwitchPositionView {
 }
 impl serde::Serialize for SwitchPositionView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SwitchPositionView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &SwitchPositionView,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("floorplanId", &v.floorplan_id);
             w.optional_number("xpercent", v.xpercent);
             w.optional_number("ypercent", v.ypercent);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3534,8 +3573,11 @@ impl<'de> serde::Deserialize<'de> for SwitchPositionView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SwitchPositionView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            SwitchPositionView,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = SwitchPositionView {
                 id: f.optional("id"),
                 floorplan_id: f.optional("floorplanId"),
@@ -3546,7 +3588,7 @@ impl<'de> serde::Deserialize<'de> for SwitchPositionView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SwitchPositionView"))
     }
 }
@@ -3604,14 +3646,14 @@ impl serde::Serialize for SwitchPositionViewV1001 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &SwitchPositionViewV1001,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("floorPlanId", &v.floor_plan_id);
             w.optional_number("xPercent", v.x_percent);
             w.optional_number("yPercent", v.y_percent);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3621,8 +3663,11 @@ impl<'de> serde::Deserialize<'de> for SwitchPositionViewV1001 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SwitchPositionViewV1001, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            SwitchPositionViewV1001,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = SwitchPositionViewV1001 {
                 floor_plan_id: f.optional("floorPlanId"),
                 x_percent: f.optional("xPercent"),
@@ -3632,7 +3677,7 @@ impl<'de> serde::Deserialize<'de> for SwitchPositionViewV1001 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SwitchPositionViewV1001"))
     }
 }
@@ -3695,7 +3740,10 @@ pub struct SwitchQueryResult {
 }
 impl serde::Serialize for SwitchQueryResult {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SwitchQueryResult, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &SwitchQueryResult,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
             w.optional("data", &v.data);
@@ -3705,7 +3753,7 @@ impl serde::Serialize for SwitchQueryResult {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3715,8 +3763,11 @@ impl<'de> serde::Deserialize<'de> for SwitchQueryResult {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SwitchQueryResult, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            SwitchQueryResult,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = SwitchQueryResult {
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
@@ -3730,7 +3781,7 @@ impl<'de> serde::Deserialize<'de> for SwitchQueryResult {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SwitchQueryResult"))
     }
 }
@@ -3840,7 +3891,10 @@ pub struct VenueStackMember {
 }
 impl serde::Serialize for VenueStackMember {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VenueStackMember, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &VenueStackMember,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("serialNumber", &v.serial_number);
             w.optional("activeSerial", &v.active_serial);
@@ -3852,7 +3906,7 @@ impl serde::Serialize for VenueStackMember {
             w.optional("order", &v.order);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3862,8 +3916,8 @@ impl<'de> serde::Deserialize<'de> for VenueStackMember {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueStackMember, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<VenueStackMember, ruckus_one_runtime::internal::object::FieldError> {
             let value = VenueStackMember {
                 id: f.optional("id"),
                 serial_number: f.optional("serialNumber"),
@@ -3879,7 +3933,7 @@ impl<'de> serde::Deserialize<'de> for VenueStackMember {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueStackMember"))
     }
 }
@@ -3970,12 +4024,15 @@ pub struct VenueSwitchStack {
 }
 impl serde::Serialize for VenueSwitchStack {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VenueSwitchStack, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &VenueSwitchStack,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("activeSerial", &v.active_serial);
             w.optional("members", &v.members);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3985,8 +4042,8 @@ impl<'de> serde::Deserialize<'de> for VenueSwitchStack {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueSwitchStack, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<VenueSwitchStack, ruckus_one_runtime::internal::object::FieldError> {
             let value = VenueSwitchStack {
                 active_serial: f.optional("activeSerial"),
                 members: f.optional("members"),
@@ -3995,7 +4052,7 @@ impl<'de> serde::Deserialize<'de> for VenueSwitchStack {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueSwitchStack"))
     }
 }
@@ -4054,7 +4111,7 @@ impl<'a> SwitchesClient<'a> {
     #[doc(alias = "GET /venues/{venueId}/switches")]
     #[inline]
     pub fn list_venue_switches(&self, venue_id: &str) -> ListVenueSwitches<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_VENUE_SWITCHES,
             &[venue_id],
@@ -4074,7 +4131,7 @@ impl<'a> SwitchesClient<'a> {
     #[doc(alias = "GET /venues/{venueId}/switches")]
     #[inline]
     pub fn list_venue_switches_v1(&self, venue_id: &str) -> ListVenueSwitchesV1<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_VENUE_SWITCHES_V1,
             &[venue_id],
@@ -4100,7 +4157,7 @@ impl<'a> SwitchesClient<'a> {
         venue_id: &str,
         body: &Vec<super::common::IcxSwitchView>,
     ) -> CreateVenueSwitch<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_SWITCH,
             &[venue_id],
@@ -4127,7 +4184,7 @@ impl<'a> SwitchesClient<'a> {
         venue_id: &str,
         body: &Vec<String>,
     ) -> DeleteVenueSwitches<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_SWITCHES,
             &[venue_id],
@@ -4153,7 +4210,7 @@ impl<'a> SwitchesClient<'a> {
         &self,
         venue_id: &str,
     ) -> CreateVenueSwitchImportRequest<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_SWITCH_IMPORT_REQUEST,
             &[venue_id],
@@ -4180,7 +4237,7 @@ impl<'a> SwitchesClient<'a> {
         venue_id: &str,
         switch_id: &str,
     ) -> GetVenueSwitch<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_SWITCH,
             &[venue_id, switch_id],
@@ -4207,7 +4264,7 @@ impl<'a> SwitchesClient<'a> {
         switch_id: &str,
         body: &super::common::IcxSwitchView,
     ) -> UpdateVenueSwitch<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_SWITCH,
             &[venue_id, switch_id],
@@ -4236,7 +4293,7 @@ impl<'a> SwitchesClient<'a> {
         switch_id: &str,
         body: &super::common::IcxSwitchView,
     ) -> AddVenueSwitch<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_VENUE_SWITCH,
             &[venue_id, switch_id],
@@ -4263,7 +4320,7 @@ impl<'a> SwitchesClient<'a> {
         venue_id: &str,
         switch_id: &str,
     ) -> DeleteVenueSwitch<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_SWITCH,
             &[venue_id, switch_id],
@@ -4291,7 +4348,7 @@ impl<'a> SwitchesClient<'a> {
         switch_id: &str,
         body: &SwitchPositionViewV1001,
     ) -> UpdateVenueSwitchPositions<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_SWITCH_POSITIONS,
             &[venue_id, switch_id],
@@ -4317,7 +4374,7 @@ impl<'a> SwitchesClient<'a> {
         venue_id: &str,
         switch_id: &str,
     ) -> GetVenueSwitchPortSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_SWITCH_PORT_SETTINGS,
             &[venue_id, switch_id],
@@ -4344,7 +4401,7 @@ impl<'a> SwitchesClient<'a> {
         switch_id: &str,
         body: &PortV1001,
     ) -> UpdateVenueSwitchPortSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_SWITCH_PORT_SETTINGS,
             &[venue_id, switch_id],
@@ -4374,7 +4431,7 @@ impl<'a> SwitchesClient<'a> {
         switch_id: &str,
         body: &Vec<String>,
     ) -> CreateVenueSwitchPortSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_SWITCH_PORT_SETTINGS,
             &[venue_id, switch_id],
@@ -4402,7 +4459,7 @@ impl<'a> SwitchesClient<'a> {
         venue_id: &str,
         body: &Vec<SwitchPortSelection>,
     ) -> CreateVenueSwitchesPortSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_SWITCHES_PORT_SETTINGS,
             &[venue_id],
@@ -4430,7 +4487,7 @@ impl<'a> SwitchesClient<'a> {
         venue_id: &str,
         body: &Vec<Ports>,
     ) -> UpdateVenueSwitchesPortSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_SWITCHES_PORT_SETTINGS,
             &[venue_id],
@@ -4461,7 +4518,7 @@ impl<'a> SwitchesClient<'a> {
         switch_id: &str,
         body: &super::common::DeviceRequestView,
     ) -> CreateVenueSwitchDeviceRequest<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_SWITCH_DEVICE_REQUEST,
             &[venue_id, switch_id],
@@ -4491,7 +4548,7 @@ impl<'a> SwitchesClient<'a> {
         venue_id: &str,
         body: &Vec<SwitchPortSelection>,
     ) -> CreateVenueSwitchPowerCycleRequest<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_SWITCH_POWER_CYCLE_REQUEST,
             &[venue_id],
@@ -4520,7 +4577,7 @@ impl<'a> SwitchesClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryVenueSwitches<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_VENUE_SWITCHES,
             &[],
@@ -4545,7 +4602,7 @@ impl<'a> SwitchesClient<'a> {
     #[doc(alias = "POST /venues/switches/members/query")]
     #[inline]
     pub fn query_venue_switch_members(&self) -> QueryVenueSwitchMembers<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_VENUE_SWITCH_MEMBERS,
             &[],
@@ -4572,7 +4629,7 @@ impl<'a> SwitchesClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryVenueSwitchPorts<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_VENUE_SWITCH_PORTS,
             &[],
@@ -4600,7 +4657,7 @@ impl<'a> SwitchesClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryVenueSwitchClients<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_VENUE_SWITCH_CLIENTS,
             &[],
@@ -4627,7 +4684,7 @@ impl<'a> SwitchesClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> ExportVenueSwitchesCsv<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &EXPORT_VENUE_SWITCHES_CSV,
             &[],
@@ -4652,7 +4709,7 @@ impl<'a> SwitchesClient<'a> {
         &self,
         body: &super::common::DynamicQueryPayload,
     ) -> FetchVenueSwitchAggregationDetails<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &FETCH_VENUE_SWITCH_AGGREGATION_DETAILS,
             &[],
@@ -4680,7 +4737,7 @@ impl<'a> SwitchesClient<'a> {
         venue_id: &str,
         operation_request_id: &str,
     ) -> GetVenueSwitchImportResults<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_SWITCH_IMPORT_RESULTS,
             &[venue_id],
@@ -4706,7 +4763,7 @@ impl<'a> SwitchesClient<'a> {
         venue_id: &str,
         stack_switch_serial_number: &str,
     ) -> DeleteVenueStack<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_STACK,
             &[venue_id, stack_switch_serial_number],
@@ -4731,7 +4788,7 @@ impl<'a> SwitchesClient<'a> {
         &self,
         venue_id: &str,
     ) -> DeleteVenueSwitchSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_SWITCH_SETTINGS,
             &[venue_id],
@@ -4739,18 +4796,18 @@ impl<'a> SwitchesClient<'a> {
         DeleteVenueSwitchSettings { req }
     }
 }
-static LIST_VENUE_SWITCHES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_VENUE_SWITCHES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switches",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/switches",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesClient::list_venue_switches` (List switches of a venue).
@@ -4759,7 +4816,7 @@ static LIST_VENUE_SWITCHES: ruckus_one_runtime::Operation = ruckus_one_runtime::
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueSwitches<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListVenueSwitches<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4802,22 +4859,22 @@ impl<'a> ListVenueSwitches<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_VENUE_SWITCHES_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_VENUE_SWITCHES_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switches_v1",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/switches",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `list_venue_switches_v1`; the first is the default.
@@ -4833,7 +4890,7 @@ pub type ListVenueSwitchesV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueSwitchesV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListVenueSwitchesV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4882,22 +4939,22 @@ impl<'a> ListVenueSwitchesV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_VENUE_SWITCH: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_VENUE_SWITCH: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/{venueId}/switches",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `create_venue_switch`; the first is the default.
@@ -4913,7 +4970,7 @@ pub type CreateVenueSwitchVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueSwitch<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateVenueSwitch<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4992,22 +5049,22 @@ impl<'a> CreateVenueSwitch<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_VENUE_SWITCHES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_VENUE_SWITCHES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switches",
     method: ruckus_one_runtime::Method::Delete,
     path: "/venues/{venueId}/switches",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `delete_venue_switches`; the first is the default.
@@ -5023,7 +5080,7 @@ pub type DeleteVenueSwitchesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueSwitches<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteVenueSwitches<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5102,22 +5159,22 @@ impl<'a> DeleteVenueSwitches<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static CREATE_VENUE_SWITCH_IMPORT_REQUEST: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_VENUE_SWITCH_IMPORT_REQUEST: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch_import_request",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/{venueId}/switches/importRequests",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("multipart/form-data"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("multipart/form-data"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `create_venue_switch_import_request`; the first is the default.
@@ -5134,7 +5191,7 @@ pub type CreateVenueSwitchImportRequestVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueSwitchImportRequest<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateVenueSwitchImportRequest<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5219,22 +5276,22 @@ impl<'a> CreateVenueSwitchImportRequest<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_SWITCH: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_SWITCH: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_switch",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/switches/{switchId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `get_venue_switch`; the first is the default.
@@ -5250,7 +5307,7 @@ pub type GetVenueSwitchVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueSwitch<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueSwitch<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5299,22 +5356,22 @@ impl<'a> GetVenueSwitch<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_SWITCH: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_SWITCH: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_switch",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/switches/{switchId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `update_venue_switch`; the first is the default.
@@ -5330,7 +5387,7 @@ pub type UpdateVenueSwitchVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueSwitch<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueSwitch<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5379,22 +5436,22 @@ impl<'a> UpdateVenueSwitch<'a> {
         self.req.send_json_with_response()
     }
 }
-static ADD_VENUE_SWITCH: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ADD_VENUE_SWITCH: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_venue_switch",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/{venueId}/switches/{switchId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `add_venue_switch`; the first is the default.
@@ -5410,7 +5467,7 @@ pub type AddVenueSwitchVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddVenueSwitch<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> AddVenueSwitch<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5489,22 +5546,22 @@ impl<'a> AddVenueSwitch<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_VENUE_SWITCH: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_VENUE_SWITCH: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch",
     method: ruckus_one_runtime::Method::Delete,
     path: "/venues/{venueId}/switches/{switchId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `delete_venue_switch`; the first is the default.
@@ -5520,7 +5577,7 @@ pub type DeleteVenueSwitchVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueSwitch<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteVenueSwitch<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5599,22 +5656,22 @@ impl<'a> DeleteVenueSwitch<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static UPDATE_VENUE_SWITCH_POSITIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_SWITCH_POSITIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_switch_positions",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/switches/{switchId}/positions",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `update_venue_switch_positions`; the first is the default.
@@ -5630,7 +5687,7 @@ pub type UpdateVenueSwitchPositionsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueSwitchPositions<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueSwitchPositions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5709,22 +5766,22 @@ impl<'a> UpdateVenueSwitchPositions<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_SWITCH_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_SWITCH_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_switch_port_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/switches/{switchId}/portSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `get_venue_switch_port_settings`; the first is the default.
@@ -5740,7 +5797,7 @@ pub type GetVenueSwitchPortSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueSwitchPortSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueSwitchPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5789,22 +5846,22 @@ impl<'a> GetVenueSwitchPortSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_SWITCH_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_SWITCH_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_switch_port_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/switches/{switchId}/portSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `update_venue_switch_port_settings`; the first is the default.
@@ -5820,7 +5877,7 @@ pub type UpdateVenueSwitchPortSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueSwitchPortSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueSwitchPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5869,22 +5926,22 @@ impl<'a> UpdateVenueSwitchPortSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_VENUE_SWITCH_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_VENUE_SWITCH_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch_port_settings",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/{venueId}/switches/{switchId}/portSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `create_venue_switch_port_settings`; the first is the default.
@@ -5900,7 +5957,7 @@ pub type CreateVenueSwitchPortSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueSwitchPortSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateVenueSwitchPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5949,22 +6006,22 @@ impl<'a> CreateVenueSwitchPortSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_VENUE_SWITCHES_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_VENUE_SWITCHES_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switches_port_settings",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/{venueId}/switches/portSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `create_venue_switches_port_settings`; the first is the default.
@@ -5980,7 +6037,7 @@ pub type CreateVenueSwitchesPortSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueSwitchesPortSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateVenueSwitchesPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6029,22 +6086,22 @@ impl<'a> CreateVenueSwitchesPortSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_SWITCHES_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_SWITCHES_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_switches_port_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/switches/portSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `update_venue_switches_port_settings`; the first is the default.
@@ -6060,7 +6117,7 @@ pub type UpdateVenueSwitchesPortSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueSwitchesPortSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueSwitchesPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6109,22 +6166,22 @@ impl<'a> UpdateVenueSwitchesPortSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_VENUE_SWITCH_DEVICE_REQUEST: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_VENUE_SWITCH_DEVICE_REQUEST: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch_device_request",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/{venueId}/switches/{switchId}/deviceRequests",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `create_venue_switch_device_request`; the first is the default.
@@ -6140,7 +6197,7 @@ pub type CreateVenueSwitchDeviceRequestVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueSwitchDeviceRequest<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateVenueSwitchDeviceRequest<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6219,22 +6276,22 @@ impl<'a> CreateVenueSwitchDeviceRequest<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static CREATE_VENUE_SWITCH_POWER_CYCLE_REQUEST: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_VENUE_SWITCH_POWER_CYCLE_REQUEST: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch_power_cycle_request",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/{venueId}/switches/powerCycleRequests",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `create_venue_switch_power_cycle_request`; the first is the default.
@@ -6250,7 +6307,7 @@ pub type CreateVenueSwitchPowerCycleRequestVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueSwitchPowerCycleRequest<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateVenueSwitchPowerCycleRequest<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6302,22 +6359,22 @@ impl<'a> CreateVenueSwitchPowerCycleRequest<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_VENUE_SWITCHES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_VENUE_SWITCHES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_switches",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/switches/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_venue_switches`; the first is the default.
@@ -6333,7 +6390,7 @@ pub type QueryVenueSwitchesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueSwitches<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryVenueSwitches<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6348,8 +6405,8 @@ impl<'a> QueryVenueSwitches<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -6401,18 +6458,18 @@ impl<'a> QueryVenueSwitches<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_VENUE_SWITCH_MEMBERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_VENUE_SWITCH_MEMBERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_switch_members",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/switches/members/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesClient::query_venue_switch_members` (Query switch members).
@@ -6422,7 +6479,7 @@ static QUERY_VENUE_SWITCH_MEMBERS: ruckus_one_runtime::Operation = ruckus_one_ru
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueSwitchMembers<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryVenueSwitchMembers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6437,8 +6494,8 @@ impl<'a> QueryVenueSwitchMembers<'a> {
         self.req.json(body);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -6490,22 +6547,22 @@ impl<'a> QueryVenueSwitchMembers<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_VENUE_SWITCH_PORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_VENUE_SWITCH_PORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_switch_ports",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/switches/switchPorts/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_venue_switch_ports`; the first is the default.
@@ -6521,7 +6578,7 @@ pub type QueryVenueSwitchPortsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueSwitchPorts<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryVenueSwitchPorts<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6536,8 +6593,8 @@ impl<'a> QueryVenueSwitchPorts<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -6591,22 +6648,22 @@ impl<'a> QueryVenueSwitchPorts<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_VENUE_SWITCH_CLIENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_VENUE_SWITCH_CLIENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_switch_clients",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/switches/clients/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_venue_switch_clients`; the first is the default.
@@ -6622,7 +6679,7 @@ pub type QueryVenueSwitchClientsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueSwitchClients<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryVenueSwitchClients<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6637,8 +6694,8 @@ impl<'a> QueryVenueSwitchClients<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -6695,22 +6752,22 @@ impl<'a> QueryVenueSwitchClients<'a> {
         self.req.send_json_with_response()
     }
 }
-static EXPORT_VENUE_SWITCHES_CSV: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static EXPORT_VENUE_SWITCHES_CSV: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "export_venue_switches_csv",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/switches/query/csvFiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "*/*",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "*/*",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `export_venue_switches_csv`; the first is the default.
@@ -6726,7 +6783,7 @@ pub type ExportVenueSwitchesCsvVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ExportVenueSwitchesCsv<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ExportVenueSwitchesCsv<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6770,22 +6827,22 @@ impl<'a> ExportVenueSwitchesCsv<'a> {
         self.req.send_text_with_response()
     }
 }
-static FETCH_VENUE_SWITCH_AGGREGATION_DETAILS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static FETCH_VENUE_SWITCH_AGGREGATION_DETAILS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "fetch_venue_switch_aggregation_details",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/switches/aggregationDetails",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `fetch_venue_switch_aggregation_details`; the first is the default.
@@ -6801,7 +6858,7 @@ pub type FetchVenueSwitchAggregationDetailsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct FetchVenueSwitchAggregationDetails<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> FetchVenueSwitchAggregationDetails<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6819,8 +6876,8 @@ impl<'a> FetchVenueSwitchAggregationDetails<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -6872,22 +6929,22 @@ impl<'a> FetchVenueSwitchAggregationDetails<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_VENUE_SWITCH_IMPORT_RESULTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_SWITCH_IMPORT_RESULTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_switch_import_results",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/switches/importResults",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `get_venue_switch_import_results`; the first is the default.
@@ -6903,7 +6960,7 @@ pub type GetVenueSwitchImportResultsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueSwitchImportResults<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueSwitchImportResults<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6952,22 +7009,22 @@ impl<'a> GetVenueSwitchImportResults<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_VENUE_STACK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_VENUE_STACK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_stack",
     method: ruckus_one_runtime::Method::Delete,
     path: "/venues/{venueId}/stacks/{stackSwitchSerialNumber}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `delete_venue_stack`; the first is the default.
@@ -6983,7 +7040,7 @@ pub type DeleteVenueStackVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueStack<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteVenueStack<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7032,18 +7089,18 @@ impl<'a> DeleteVenueStack<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_VENUE_SWITCH_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_VENUE_SWITCH_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_settings",
     method: ruckus_one_runtime::Method::Delete,
     path: "/venues/{venueId}/switchSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesClient::delete_venue_switch_settings` (Delete venue switch settings).
@@ -7052,7 +7109,7 @@ static DELETE_VENUE_SWITCH_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueSwitchSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteVenueSwitchSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).

@@ -37,7 +37,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     )]
     #[inline]
     pub fn list_switches_legacy(&self) -> ListSwitchesLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCHES_LEGACY,
             &[],
@@ -67,7 +67,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         body: &Vec<super::common::IcxSwitchView>,
     ) -> CreateSwitchLegacy<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SWITCH_LEGACY,
             &[],
@@ -98,7 +98,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         body: &Vec<String>,
     ) -> DeleteSwitchesLegacy<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCHES_LEGACY,
             &[],
@@ -126,7 +126,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     )]
     #[inline]
     pub fn get_switch_legacy(&self, switch_id: &str) -> GetSwitchLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SWITCH_LEGACY,
             &[switch_id],
@@ -154,7 +154,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     )]
     #[inline]
     pub fn update_switch_legacy(&self, switch_id: &str) -> UpdateSwitchLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_SWITCH_LEGACY,
             &[switch_id],
@@ -182,7 +182,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     )]
     #[inline]
     pub fn add_switch_legacy(&self, switch_id: &str) -> AddSwitchLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_SWITCH_LEGACY,
             &[switch_id],
@@ -209,7 +209,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     )]
     #[inline]
     pub fn delete_switch_legacy(&self, switch_id: &str) -> DeleteSwitchLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_LEGACY,
             &[switch_id],
@@ -240,7 +240,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> UpdateSwitchPositionsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_SWITCH_POSITIONS_LEGACY,
             &[switch_id],
@@ -270,7 +270,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> GetSwitchPortSettingsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SWITCH_PORT_SETTINGS_LEGACY,
             &[switch_id],
@@ -301,7 +301,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> UpdateSwitchPortSettingsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_SWITCH_PORT_SETTINGS_LEGACY,
             &[switch_id],
@@ -335,7 +335,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         body: &Vec<String>,
     ) -> CreateSwitchPortSettingsLegacy<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SWITCH_PORT_SETTINGS_LEGACY,
             &[switch_id],
@@ -368,7 +368,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> ListSwitchVlansLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCH_VLANS_LEGACY,
             &[switch_id],
@@ -399,7 +399,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> CreateSwitchVlanLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SWITCH_VLAN_LEGACY,
             &[switch_id],
@@ -431,7 +431,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         body: &Vec<String>,
     ) -> DeleteSwitchVlansLegacy<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_VLANS_LEGACY,
             &[switch_id],
@@ -464,7 +464,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         vlan_id: &str,
     ) -> GetSwitchVlanLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SWITCH_VLAN_LEGACY,
             &[switch_id, vlan_id],
@@ -497,7 +497,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         vlan_id: &str,
     ) -> UpdateSwitchVlanLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_SWITCH_VLAN_LEGACY,
             &[switch_id, vlan_id],
@@ -529,7 +529,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         vlan_id: &str,
     ) -> DeleteSwitchVlanLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_VLAN_LEGACY,
             &[switch_id, vlan_id],
@@ -559,7 +559,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> ListSwitchVePortsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCH_VE_PORTS_LEGACY,
             &[switch_id],
@@ -590,7 +590,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> CreateSwitchVePortLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SWITCH_VE_PORT_LEGACY,
             &[switch_id],
@@ -622,7 +622,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         body: &Vec<String>,
     ) -> DeleteSwitchVePortsLegacy<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_VE_PORTS_LEGACY,
             &[switch_id],
@@ -655,7 +655,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         ve_port_id: &str,
     ) -> GetSwitchVePortLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SWITCH_VE_PORT_LEGACY,
             &[switch_id, ve_port_id],
@@ -688,7 +688,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         ve_port_id: &str,
     ) -> UpdateSwitchVePortLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_SWITCH_VE_PORT_LEGACY,
             &[switch_id, ve_port_id],
@@ -720,7 +720,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         ve_port_id: &str,
     ) -> DeleteSwitchVePortLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_VE_PORT_LEGACY,
             &[switch_id, ve_port_id],
@@ -750,7 +750,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> ListSwitchStaticRoutesLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCH_STATIC_ROUTES_LEGACY,
             &[switch_id],
@@ -783,7 +783,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> CreateSwitchStaticRouteLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SWITCH_STATIC_ROUTE_LEGACY,
             &[switch_id],
@@ -817,7 +817,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         body: &Vec<String>,
     ) -> DeleteSwitchStaticRoutesLegacy<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_STATIC_ROUTES_LEGACY,
             &[switch_id],
@@ -852,7 +852,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         static_route_id: &str,
     ) -> GetSwitchStaticRouteLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SWITCH_STATIC_ROUTE_LEGACY,
             &[switch_id, static_route_id],
@@ -885,7 +885,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         static_route_id: &str,
     ) -> UpdateSwitchStaticRouteLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_SWITCH_STATIC_ROUTE_LEGACY,
             &[switch_id, static_route_id],
@@ -919,7 +919,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         static_route_id: &str,
     ) -> DeleteSwitchStaticRouteLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_STATIC_ROUTE_LEGACY,
             &[switch_id, static_route_id],
@@ -948,7 +948,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     )]
     #[inline]
     pub fn list_switch_lags_legacy(&self, switch_id: &str) -> ListSwitchLagsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCH_LAGS_LEGACY,
             &[switch_id],
@@ -979,7 +979,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> CreateSwitchLagLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SWITCH_LAG_LEGACY,
             &[switch_id],
@@ -1011,7 +1011,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         body: &Vec<String>,
     ) -> DeleteSwitchLagsLegacy<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_LAGS_LEGACY,
             &[switch_id],
@@ -1044,7 +1044,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         lag_id: &str,
     ) -> GetSwitchLagLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SWITCH_LAG_LEGACY,
             &[switch_id, lag_id],
@@ -1077,7 +1077,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         lag_id: &str,
     ) -> UpdateSwitchLagLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_SWITCH_LAG_LEGACY,
             &[switch_id, lag_id],
@@ -1109,7 +1109,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         lag_id: &str,
     ) -> DeleteSwitchLagLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_LAG_LEGACY,
             &[switch_id, lag_id],
@@ -1139,7 +1139,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> ListSwitchDhcpServersLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCH_DHCP_SERVERS_LEGACY,
             &[switch_id],
@@ -1170,7 +1170,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> CreateSwitchDhcpServerLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SWITCH_DHCP_SERVER_LEGACY,
             &[switch_id],
@@ -1204,7 +1204,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         body: &Vec<String>,
     ) -> DeleteSwitchDhcpServersLegacy<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_DHCP_SERVERS_LEGACY,
             &[switch_id],
@@ -1239,7 +1239,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         dhcp_server_id: &str,
     ) -> GetSwitchDhcpServerLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SWITCH_DHCP_SERVER_LEGACY,
             &[switch_id, dhcp_server_id],
@@ -1272,7 +1272,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         dhcp_server_id: &str,
     ) -> UpdateSwitchDhcpServerLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_SWITCH_DHCP_SERVER_LEGACY,
             &[switch_id, dhcp_server_id],
@@ -1306,7 +1306,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         dhcp_server_id: &str,
     ) -> DeleteSwitchDhcpServerLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_DHCP_SERVER_LEGACY,
             &[switch_id, dhcp_server_id],
@@ -1341,7 +1341,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> QuerySwitchVlansLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_SWITCH_VLANS_LEGACY,
             &[switch_id],
@@ -1374,7 +1374,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> QuerySwitchVePortsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_SWITCH_VE_PORTS_LEGACY,
             &[switch_id],
@@ -1407,7 +1407,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> QuerySwitchDhcpServersLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_SWITCH_DHCP_SERVERS_LEGACY,
             &[switch_id],
@@ -1442,7 +1442,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> QuerySwitchAclsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_SWITCH_ACLS_LEGACY,
             &[switch_id],
@@ -1475,7 +1475,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> QuerySwitchConfigBackupsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_SWITCH_CONFIG_BACKUPS_LEGACY,
             &[switch_id],
@@ -1504,7 +1504,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     )]
     #[inline]
     pub fn list_switch_acls_legacy(&self, switch_id: &str) -> ListSwitchAclsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCH_ACLS_LEGACY,
             &[switch_id],
@@ -1534,7 +1534,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> ListSwitchAclUnionsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCH_ACL_UNIONS_LEGACY,
             &[switch_id],
@@ -1564,7 +1564,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> ListSwitchVlanUnionsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCH_VLAN_UNIONS_LEGACY,
             &[switch_id],
@@ -1595,7 +1595,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> CreateSwitchDeviceRequestLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SWITCH_DEVICE_REQUEST_LEGACY,
             &[switch_id],
@@ -1628,7 +1628,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> PatchSwitchDhcpServerStatesLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_SWITCH_DHCP_SERVER_STATES_LEGACY,
             &[switch_id],
@@ -1663,7 +1663,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> QuerySwitchConfigHistDetailsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_SWITCH_CONFIG_HIST_DETAILS_LEGACY,
             &[switch_id],
@@ -1699,7 +1699,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         transaction_id: &str,
     ) -> ListSwitchTransactionConfigHistDetailsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCH_TRANSACTION_CONFIG_HIST_DETAILS_LEGACY,
             &[switch_id, transaction_id],
@@ -1731,7 +1731,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> ListSwitchConfigBackupsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCH_CONFIG_BACKUPS_LEGACY,
             &[switch_id],
@@ -1764,7 +1764,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> CreateSwitchConfigBackupLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SWITCH_CONFIG_BACKUP_LEGACY,
             &[switch_id],
@@ -1798,7 +1798,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         body: &Vec<String>,
     ) -> DeleteSwitchConfigBackupsLegacy<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_CONFIG_BACKUPS_LEGACY,
             &[switch_id],
@@ -1833,7 +1833,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         config_backup_id: &str,
     ) -> GetSwitchConfigBackupLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SWITCH_CONFIG_BACKUP_LEGACY,
             &[switch_id, config_backup_id],
@@ -1865,7 +1865,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         config_backup_id: &str,
     ) -> DeleteSwitchConfigBackupLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_CONFIG_BACKUP_LEGACY,
             &[switch_id, config_backup_id],
@@ -1900,7 +1900,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         config_backup_id: &str,
     ) -> PatchSwitchConfigBackupLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_SWITCH_CONFIG_BACKUP_LEGACY,
             &[switch_id, config_backup_id],
@@ -1933,7 +1933,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> CreateSwitchConfigBackupComparisonLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SWITCH_CONFIG_BACKUP_COMPARISON_LEGACY,
             &[switch_id],
@@ -1971,7 +1971,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         config_backup_id: &str,
     ) -> GetSwitchConfigBackupFormattedConfigsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SWITCH_CONFIG_BACKUP_FORMATTED_CONFIGS_LEGACY,
             &[switch_id, config_backup_id],
@@ -2002,7 +2002,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> ListSwitchDhcpServerLeaseTablesLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCH_DHCP_SERVER_LEASE_TABLES_LEGACY,
             &[switch_id],
@@ -2034,7 +2034,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
     ) -> CreateSwitchDebugRequestLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SWITCH_DEBUG_REQUEST_LEGACY,
             &[switch_id],
@@ -2067,7 +2067,7 @@ impl<'a> SwitchesLegacyClient<'a> {
         switch_id: &str,
         troubleshooting_type: &str,
     ) -> GetSwitchDebugRequestLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SWITCH_DEBUG_REQUEST_LEGACY,
             &[switch_id, troubleshooting_type],
@@ -2096,7 +2096,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     )]
     #[inline]
     pub fn export_switches_csv_legacy(&self) -> ExportSwitchesCsvLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &EXPORT_SWITCHES_CSV_LEGACY,
             &[],
@@ -2125,7 +2125,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     )]
     #[inline]
     pub fn query_switch_ports_legacy(&self) -> QuerySwitchPortsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_SWITCH_PORTS_LEGACY,
             &[],
@@ -2154,7 +2154,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     )]
     #[inline]
     pub fn query_switch_clients_legacy(&self) -> QuerySwitchClientsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_SWITCH_CLIENTS_LEGACY,
             &[],
@@ -2162,18 +2162,18 @@ impl<'a> SwitchesLegacyClient<'a> {
         QuerySwitchClientsLegacy { req }
     }
 }
-static LIST_SWITCHES_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_SWITCHES_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switches_legacy",
     method: ruckus_one_runtime::Method::Get,
     path: "/switches",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::list_switches_legacy` (List switches (venue-less)).
@@ -2182,7 +2182,7 @@ static LIST_SWITCHES_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime:
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchesLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListSwitchesLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2225,18 +2225,18 @@ impl<'a> ListSwitchesLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_SWITCH_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_SWITCH_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_legacy",
     method: ruckus_one_runtime::Method::Post,
     path: "/switches",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_legacy` (Add switches (venue-less)).
@@ -2245,7 +2245,7 @@ static CREATE_SWITCH_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime:
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateSwitchLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2288,18 +2288,18 @@ impl<'a> CreateSwitchLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_SWITCHES_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_SWITCHES_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switches_legacy",
     method: ruckus_one_runtime::Method::Delete,
     path: "/switches",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switches_legacy` (Delete switches (venue-less)).
@@ -2308,7 +2308,7 @@ static DELETE_SWITCHES_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtim
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchesLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteSwitchesLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2351,18 +2351,18 @@ impl<'a> DeleteSwitchesLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_SWITCH_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_SWITCH_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_legacy",
     method: ruckus_one_runtime::Method::Get,
     path: "/switches/{switchId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::get_switch_legacy` (Get switch (venue-less)).
@@ -2371,7 +2371,7 @@ static GET_SWITCH_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSwitchLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetSwitchLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2414,18 +2414,18 @@ impl<'a> GetSwitchLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_SWITCH_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_SWITCH_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_legacy",
     method: ruckus_one_runtime::Method::Put,
     path: "/switches/{switchId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::update_switch_legacy` (Update switch (venue-less)).
@@ -2435,7 +2435,7 @@ static UPDATE_SWITCH_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime:
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSwitchLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateSwitchLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2484,18 +2484,18 @@ impl<'a> UpdateSwitchLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static ADD_SWITCH_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ADD_SWITCH_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_switch_legacy",
     method: ruckus_one_runtime::Method::Post,
     path: "/switches/{switchId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::add_switch_legacy` (Post switch (venue-less)).
@@ -2505,7 +2505,7 @@ static ADD_SWITCH_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddSwitchLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> AddSwitchLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2554,18 +2554,18 @@ impl<'a> AddSwitchLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_SWITCH_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_SWITCH_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_legacy",
     method: ruckus_one_runtime::Method::Delete,
     path: "/switches/{switchId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_legacy` (Delete switch (venue-less)).
@@ -2574,7 +2574,7 @@ static DELETE_SWITCH_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime:
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteSwitchLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2617,18 +2617,18 @@ impl<'a> DeleteSwitchLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_SWITCH_POSITIONS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_SWITCH_POSITIONS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_positions_legacy",
     method: ruckus_one_runtime::Method::Put,
     path: "/switches/{switchId}/positions",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::update_switch_positions_legacy` (Update switch positions (venue-less)).
@@ -2638,7 +2638,7 @@ static UPDATE_SWITCH_POSITIONS_LEGACY: ruckus_one_runtime::Operation = ruckus_on
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSwitchPositionsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateSwitchPositionsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2687,18 +2687,18 @@ impl<'a> UpdateSwitchPositionsLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_SWITCH_PORT_SETTINGS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_SWITCH_PORT_SETTINGS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_port_settings_legacy",
     method: ruckus_one_runtime::Method::Get,
     path: "/switches/{switchId}/portSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::get_switch_port_settings_legacy` (Get switch port settings (venue-less)).
@@ -2707,7 +2707,7 @@ static GET_SWITCH_PORT_SETTINGS_LEGACY: ruckus_one_runtime::Operation = ruckus_o
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSwitchPortSettingsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetSwitchPortSettingsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2750,18 +2750,18 @@ impl<'a> GetSwitchPortSettingsLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_SWITCH_PORT_SETTINGS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_SWITCH_PORT_SETTINGS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_port_settings_legacy",
     method: ruckus_one_runtime::Method::Put,
     path: "/switches/{switchId}/portSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::update_switch_port_settings_legacy` (Update switch port settings (venue-less)).
@@ -2771,7 +2771,7 @@ static UPDATE_SWITCH_PORT_SETTINGS_LEGACY: ruckus_one_runtime::Operation = rucku
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSwitchPortSettingsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateSwitchPortSettingsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2820,18 +2820,18 @@ impl<'a> UpdateSwitchPortSettingsLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_SWITCH_PORT_SETTINGS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_SWITCH_PORT_SETTINGS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_port_settings_legacy",
     method: ruckus_one_runtime::Method::Post,
     path: "/switches/{switchId}/portSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_port_settings_legacy` (Post switch port settings (venue-less)).
@@ -2840,7 +2840,7 @@ static CREATE_SWITCH_PORT_SETTINGS_LEGACY: ruckus_one_runtime::Operation = rucku
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchPortSettingsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateSwitchPortSettingsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2883,18 +2883,18 @@ impl<'a> CreateSwitchPortSettingsLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_SWITCH_VLANS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_SWITCH_VLANS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_vlans_legacy",
     method: ruckus_one_runtime::Method::Get,
     path: "/switches/{switchId}/vlans",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::list_switch_vlans_legacy` (List switch VLANs (venue-less)).
@@ -2903,7 +2903,7 @@ static LIST_SWITCH_VLANS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runt
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchVlansLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListSwitchVlansLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2946,18 +2946,18 @@ impl<'a> ListSwitchVlansLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_SWITCH_VLAN_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_SWITCH_VLAN_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_vlan_legacy",
     method: ruckus_one_runtime::Method::Post,
     path: "/switches/{switchId}/vlans",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_vlan_legacy` (Add switch VLAN (venue-less)).
@@ -2967,7 +2967,7 @@ static CREATE_SWITCH_VLAN_LEGACY: ruckus_one_runtime::Operation = ruckus_one_run
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchVlanLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateSwitchVlanLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3016,18 +3016,18 @@ impl<'a> CreateSwitchVlanLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_SWITCH_VLANS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_SWITCH_VLANS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_vlans_legacy",
     method: ruckus_one_runtime::Method::Delete,
     path: "/switches/{switchId}/vlans",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_vlans_legacy` (Delete switch VLANs (venue-less)).
@@ -3036,7 +3036,7 @@ static DELETE_SWITCH_VLANS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_ru
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchVlansLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteSwitchVlansLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3079,18 +3079,18 @@ impl<'a> DeleteSwitchVlansLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_SWITCH_VLAN_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_SWITCH_VLAN_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_vlan_legacy",
     method: ruckus_one_runtime::Method::Get,
     path: "/switches/{switchId}/vlans/{vlanId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::get_switch_vlan_legacy` (Get switch VLAN (venue-less)).
@@ -3099,7 +3099,7 @@ static GET_SWITCH_VLAN_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtim
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSwitchVlanLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetSwitchVlanLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3142,18 +3142,18 @@ impl<'a> GetSwitchVlanLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_SWITCH_VLAN_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_SWITCH_VLAN_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_vlan_legacy",
     method: ruckus_one_runtime::Method::Put,
     path: "/switches/{switchId}/vlans/{vlanId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::update_switch_vlan_legacy` (Update switch VLAN (venue-less)).
@@ -3163,7 +3163,7 @@ static UPDATE_SWITCH_VLAN_LEGACY: ruckus_one_runtime::Operation = ruckus_one_run
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSwitchVlanLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateSwitchVlanLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3212,18 +3212,18 @@ impl<'a> UpdateSwitchVlanLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_SWITCH_VLAN_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_SWITCH_VLAN_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_vlan_legacy",
     method: ruckus_one_runtime::Method::Delete,
     path: "/switches/{switchId}/vlans/{vlanId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_vlan_legacy` (Delete switch VLAN (venue-less)).
@@ -3232,7 +3232,7 @@ static DELETE_SWITCH_VLAN_LEGACY: ruckus_one_runtime::Operation = ruckus_one_run
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchVlanLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteSwitchVlanLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3275,18 +3275,18 @@ impl<'a> DeleteSwitchVlanLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_SWITCH_VE_PORTS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_SWITCH_VE_PORTS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_ve_ports_legacy",
     method: ruckus_one_runtime::Method::Get,
     path: "/switches/{switchId}/vePorts",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::list_switch_ve_ports_legacy` (List switch VE ports (venue-less)).
@@ -3295,7 +3295,7 @@ static LIST_SWITCH_VE_PORTS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_r
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchVePortsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListSwitchVePortsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3338,18 +3338,18 @@ impl<'a> ListSwitchVePortsLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_ve_port_legacy",
     method: ruckus_one_runtime::Method::Post,
     path: "/switches/{switchId}/vePorts",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_ve_port_legacy` (Add switch VE port (venue-less)).
@@ -3359,7 +3359,7 @@ static CREATE_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::Operation = ruckus_one_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchVePortLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateSwitchVePortLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3408,18 +3408,18 @@ impl<'a> CreateSwitchVePortLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_SWITCH_VE_PORTS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_SWITCH_VE_PORTS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_ve_ports_legacy",
     method: ruckus_one_runtime::Method::Delete,
     path: "/switches/{switchId}/vePorts",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_ve_ports_legacy` (Delete switch VE ports (venue-less)).
@@ -3428,7 +3428,7 @@ static DELETE_SWITCH_VE_PORTS_LEGACY: ruckus_one_runtime::Operation = ruckus_one
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchVePortsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteSwitchVePortsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3471,18 +3471,18 @@ impl<'a> DeleteSwitchVePortsLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_ve_port_legacy",
     method: ruckus_one_runtime::Method::Get,
     path: "/switches/{switchId}/vePorts/{vePortId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::get_switch_ve_port_legacy` (Get switch VE port (venue-less)).
@@ -3491,7 +3491,7 @@ static GET_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::Operation = ruckus_one_run
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSwitchVePortLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetSwitchVePortLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3534,18 +3534,18 @@ impl<'a> GetSwitchVePortLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_ve_port_legacy",
     method: ruckus_one_runtime::Method::Put,
     path: "/switches/{switchId}/vePorts/{vePortId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::update_switch_ve_port_legacy` (Update switch VE port (venue-less)).
@@ -3555,7 +3555,7 @@ static UPDATE_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::Operation = ruckus_one_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSwitchVePortLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateSwitchVePortLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3604,18 +3604,18 @@ impl<'a> UpdateSwitchVePortLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_ve_port_legacy",
     method: ruckus_one_runtime::Method::Delete,
     path: "/switches/{switchId}/vePorts/{vePortId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_ve_port_legacy` (Delete switch VE port (venue-less)).
@@ -3624,7 +3624,7 @@ static DELETE_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::Operation = ruckus_one_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchVePortLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteSwitchVePortLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3667,18 +3667,18 @@ impl<'a> DeleteSwitchVePortLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_SWITCH_STATIC_ROUTES_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_SWITCH_STATIC_ROUTES_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_static_routes_legacy",
     method: ruckus_one_runtime::Method::Get,
     path: "/switches/{switchId}/staticRoutes",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::list_switch_static_routes_legacy` (List switch static routes (venue-less)).
@@ -3687,7 +3687,7 @@ static LIST_SWITCH_STATIC_ROUTES_LEGACY: ruckus_one_runtime::Operation = ruckus_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchStaticRoutesLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListSwitchStaticRoutesLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3730,18 +3730,18 @@ impl<'a> ListSwitchStaticRoutesLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_static_route_legacy",
     method: ruckus_one_runtime::Method::Post,
     path: "/switches/{switchId}/staticRoutes",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_static_route_legacy` (Add switch static route (venue-less)).
@@ -3751,7 +3751,7 @@ static CREATE_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::Operation = ruckus
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchStaticRouteLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateSwitchStaticRouteLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3800,18 +3800,18 @@ impl<'a> CreateSwitchStaticRouteLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_SWITCH_STATIC_ROUTES_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_SWITCH_STATIC_ROUTES_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_static_routes_legacy",
     method: ruckus_one_runtime::Method::Delete,
     path: "/switches/{switchId}/staticRoutes",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_static_routes_legacy` (Delete switch static routes (venue-less)).
@@ -3820,7 +3820,7 @@ static DELETE_SWITCH_STATIC_ROUTES_LEGACY: ruckus_one_runtime::Operation = rucku
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchStaticRoutesLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteSwitchStaticRoutesLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3863,18 +3863,18 @@ impl<'a> DeleteSwitchStaticRoutesLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_static_route_legacy",
     method: ruckus_one_runtime::Method::Get,
     path: "/switches/{switchId}/staticRoutes/{staticRouteId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::get_switch_static_route_legacy` (Get switch static route (venue-less)).
@@ -3883,7 +3883,7 @@ static GET_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::Operation = ruckus_on
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSwitchStaticRouteLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetSwitchStaticRouteLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3926,18 +3926,18 @@ impl<'a> GetSwitchStaticRouteLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_static_route_legacy",
     method: ruckus_one_runtime::Method::Put,
     path: "/switches/{switchId}/staticRoutes/{staticRouteId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::update_switch_static_route_legacy` (Update switch static route (venue-less)).
@@ -3947,7 +3947,7 @@ static UPDATE_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::Operation = ruckus
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSwitchStaticRouteLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateSwitchStaticRouteLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3996,18 +3996,18 @@ impl<'a> UpdateSwitchStaticRouteLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_static_route_legacy",
     method: ruckus_one_runtime::Method::Delete,
     path: "/switches/{switchId}/staticRoutes/{staticRouteId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_static_route_legacy` (Delete switch static route (venue-less)).
@@ -4016,7 +4016,7 @@ static DELETE_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::Operation = ruckus
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchStaticRouteLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteSwitchStaticRouteLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4059,18 +4059,18 @@ impl<'a> DeleteSwitchStaticRouteLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_SWITCH_LAGS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_SWITCH_LAGS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_lags_legacy",
     method: ruckus_one_runtime::Method::Get,
     path: "/switches/{switchId}/lags",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::list_switch_lags_legacy` (List switch LAGs (venue-less)).
@@ -4079,7 +4079,7 @@ static LIST_SWITCH_LAGS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runti
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchLagsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListSwitchLagsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4122,18 +4122,18 @@ impl<'a> ListSwitchLagsLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_SWITCH_LAG_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_SWITCH_LAG_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_lag_legacy",
     method: ruckus_one_runtime::Method::Post,
     path: "/switches/{switchId}/lags",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_lag_legacy` (Add switch LAG (venue-less)).
@@ -4143,7 +4143,7 @@ static CREATE_SWITCH_LAG_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runt
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchLagLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateSwitchLagLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4192,18 +4192,18 @@ impl<'a> CreateSwitchLagLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_SWITCH_LAGS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_SWITCH_LAGS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_lags_legacy",
     method: ruckus_one_runtime::Method::Delete,
     path: "/switches/{switchId}/lags",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_lags_legacy` (Delete switch LAGs (venue-less)).
@@ -4212,7 +4212,7 @@ static DELETE_SWITCH_LAGS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_run
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchLagsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteSwitchLagsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4255,18 +4255,18 @@ impl<'a> DeleteSwitchLagsLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_SWITCH_LAG_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_SWITCH_LAG_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_lag_legacy",
     method: ruckus_one_runtime::Method::Get,
     path: "/switches/{switchId}/lags/{lagId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::get_switch_lag_legacy` (Get switch LAG (venue-less)).
@@ -4275,7 +4275,7 @@ static GET_SWITCH_LAG_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSwitchLagLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetSwitchLagLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4318,18 +4318,18 @@ impl<'a> GetSwitchLagLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_SWITCH_LAG_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_SWITCH_LAG_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_lag_legacy",
     method: ruckus_one_runtime::Method::Put,
     path: "/switches/{switchId}/lags/{lagId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::update_switch_lag_legacy` (Update switch LAG (venue-less)).
@@ -4339,7 +4339,7 @@ static UPDATE_SWITCH_LAG_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runt
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSwitchLagLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateSwitchLagLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4388,18 +4388,18 @@ impl<'a> UpdateSwitchLagLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_SWITCH_LAG_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_SWITCH_LAG_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_lag_legacy",
     method: ruckus_one_runtime::Method::Delete,
     path: "/switches/{switchId}/lags/{lagId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_lag_legacy` (Delete switch LAG (venue-less)).
@@ -4408,7 +4408,7 @@ static DELETE_SWITCH_LAG_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runt
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchLagLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteSwitchLagLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4451,18 +4451,18 @@ impl<'a> DeleteSwitchLagLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_SWITCH_DHCP_SERVERS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_SWITCH_DHCP_SERVERS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_dhcp_servers_legacy",
     method: ruckus_one_runtime::Method::Get,
     path: "/switches/{switchId}/dhcpServers",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::list_switch_dhcp_servers_legacy` (List switch DHCP servers (venue-less)).
@@ -4471,7 +4471,7 @@ static LIST_SWITCH_DHCP_SERVERS_LEGACY: ruckus_one_runtime::Operation = ruckus_o
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchDhcpServersLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListSwitchDhcpServersLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4514,18 +4514,18 @@ impl<'a> ListSwitchDhcpServersLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_dhcp_server_legacy",
     method: ruckus_one_runtime::Method::Post,
     path: "/switches/{switchId}/dhcpServers",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_dhcp_server_legacy` (Add switch DHCP server (venue-less)).
@@ -4535,7 +4535,7 @@ static CREATE_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::Operation = ruckus_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchDhcpServerLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateSwitchDhcpServerLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4584,18 +4584,18 @@ impl<'a> CreateSwitchDhcpServerLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_SWITCH_DHCP_SERVERS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_SWITCH_DHCP_SERVERS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_dhcp_servers_legacy",
     method: ruckus_one_runtime::Method::Delete,
     path: "/switches/{switchId}/dhcpServers",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_dhcp_servers_legacy` (Delete switch DHCP servers (venue-less)).
@@ -4604,7 +4604,7 @@ static DELETE_SWITCH_DHCP_SERVERS_LEGACY: ruckus_one_runtime::Operation = ruckus
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchDhcpServersLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteSwitchDhcpServersLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4647,18 +4647,18 @@ impl<'a> DeleteSwitchDhcpServersLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_dhcp_server_legacy",
     method: ruckus_one_runtime::Method::Get,
     path: "/switches/{switchId}/dhcpServers/{dhcpServerId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::get_switch_dhcp_server_legacy` (Get switch DHCP server (venue-less)).
@@ -4667,7 +4667,7 @@ static GET_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::Operation = ruckus_one
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSwitchDhcpServerLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetSwitchDhcpServerLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4710,18 +4710,18 @@ impl<'a> GetSwitchDhcpServerLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_dhcp_server_legacy",
     method: ruckus_one_runtime::Method::Put,
     path: "/switches/{switchId}/dhcpServers/{dhcpServerId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::update_switch_dhcp_server_legacy` (Update switch DHCP server (venue-less)).
@@ -4731,7 +4731,7 @@ static UPDATE_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::Operation = ruckus_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSwitchDhcpServerLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateSwitchDhcpServerLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4780,18 +4780,18 @@ impl<'a> UpdateSwitchDhcpServerLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_dhcp_server_legacy",
     method: ruckus_one_runtime::Method::Delete,
     path: "/switches/{switchId}/dhcpServers/{dhcpServerId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_dhcp_server_legacy` (Delete switch DHCP server (venue-less)).
@@ -4800,7 +4800,7 @@ static DELETE_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::Operation = ruckus_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchDhcpServerLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteSwitchDhcpServerLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4843,18 +4843,18 @@ impl<'a> DeleteSwitchDhcpServerLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_SWITCH_VLANS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_SWITCH_VLANS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_switch_vlans_legacy",
     method: ruckus_one_runtime::Method::Post,
     path: "/switches/{switchId}/vlans/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::query_switch_vlans_legacy` (Query switch VLANs (venue-less)).
@@ -4864,7 +4864,7 @@ static QUERY_SWITCH_VLANS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_run
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySwitchVlansLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QuerySwitchVlansLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4879,8 +4879,8 @@ impl<'a> QuerySwitchVlansLegacy<'a> {
         self.req.json(body);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -4932,18 +4932,18 @@ impl<'a> QuerySwitchVlansLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_SWITCH_VE_PORTS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_SWITCH_VE_PORTS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_switch_ve_ports_legacy",
     method: ruckus_one_runtime::Method::Post,
     path: "/switches/{switchId}/vePorts/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::query_switch_ve_ports_legacy` (Query switch VE ports (venue-less)).
@@ -4953,7 +4953,7 @@ static QUERY_SWITCH_VE_PORTS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySwitchVePortsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QuerySwitchVePortsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4968,8 +4968,8 @@ impl<'a> QuerySwitchVePortsLegacy<'a> {
         self.req.json(body);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -5021,18 +5021,18 @@ impl<'a> QuerySwitchVePortsLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_SWITCH_DHCP_SERVERS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_SWITCH_DHCP_SERVERS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_switch_dhcp_servers_legacy",
     method: ruckus_one_runtime::Method::Post,
     path: "/switches/{switchId}/dhcpServers/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::query_switch_dhcp_servers_legacy` (Query switch DHCP servers (venue-less)).
@@ -5042,7 +5042,7 @@ static QUERY_SWITCH_DHCP_SERVERS_LEGACY: ruckus_one_runtime::Operation = ruckus_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySwitchDhcpServersLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QuerySwitchDhcpServersLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5057,8 +5057,8 @@ impl<'a> QuerySwitchDhcpServersLegacy<'a> {
         self.req.json(body);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -5110,18 +5110,18 @@ impl<'a> QuerySwitchDhcpServersLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_SWITCH_ACLS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_SWITCH_ACLS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_switch_acls_legacy",
     method: ruckus_one_runtime::Method::Post,
     path: "/switches/{switchId}/acls/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::query_switch_acls_legacy` (Query switch ACLs (venue-less)).
@@ -5131,7 +5131,7 @@ static QUERY_SWITCH_ACLS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runt
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySwitchAclsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QuerySwitchAclsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5146,8 +5146,8 @@ impl<'a> QuerySwitchAclsLegacy<'a> {
         self.req.json(body);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -5199,18 +5199,18 @@ impl<'a> QuerySwitchAclsLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_SWITCH_CONFIG_BACKUPS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_SWITCH_CONFIG_BACKUPS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_switch_config_backups_legacy",
     method: ruckus_one_runtime::Method::Post,
     path: "/switches/{switchId}/configBackups/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::query_switch_config_backups_legacy` (Query switch configuration backups (venue-less)).
@@ -5220,7 +5220,7 @@ static QUERY_SWITCH_CONFIG_BACKUPS_LEGACY: ruckus_one_runtime::Operation = rucku
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySwitchConfigBackupsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QuerySwitchConfigBackupsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5235,8 +5235,8 @@ impl<'a> QuerySwitchConfigBackupsLegacy<'a> {
         self.req.json(body);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -5290,18 +5290,18 @@ impl<'a> QuerySwitchConfigBackupsLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_SWITCH_ACLS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_SWITCH_ACLS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_acls_legacy",
     method: ruckus_one_runtime::Method::Get,
     path: "/switches/{switchId}/acls",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::list_switch_acls_legacy` (List switch ACLs (venue-less)).
@@ -5310,7 +5310,7 @@ static LIST_SWITCH_ACLS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runti
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchAclsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListSwitchAclsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5353,18 +5353,18 @@ impl<'a> ListSwitchAclsLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_SWITCH_ACL_UNIONS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_SWITCH_ACL_UNIONS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_acl_unions_legacy",
     method: ruckus_one_runtime::Method::Get,
     path: "/switches/{switchId}/aclUnions",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::list_switch_acl_unions_legacy` (List switch ACL unions (venue-less)).
@@ -5373,7 +5373,7 @@ static LIST_SWITCH_ACL_UNIONS_LEGACY: ruckus_one_runtime::Operation = ruckus_one
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchAclUnionsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListSwitchAclUnionsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5416,18 +5416,18 @@ impl<'a> ListSwitchAclUnionsLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_SWITCH_VLAN_UNIONS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_SWITCH_VLAN_UNIONS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_vlan_unions_legacy",
     method: ruckus_one_runtime::Method::Get,
     path: "/switches/{switchId}/vlanUnions",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::list_switch_vlan_unions_legacy` (List switch VLAN unions (venue-less)).
@@ -5436,7 +5436,7 @@ static LIST_SWITCH_VLAN_UNIONS_LEGACY: ruckus_one_runtime::Operation = ruckus_on
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchVlanUnionsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListSwitchVlanUnionsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5479,18 +5479,18 @@ impl<'a> ListSwitchVlanUnionsLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_SWITCH_DEVICE_REQUEST_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_SWITCH_DEVICE_REQUEST_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_device_request_legacy",
     method: ruckus_one_runtime::Method::Post,
     path: "/switches/{switchId}/deviceRequests",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_device_request_legacy` (Sync or reboot switch (venue-less)).
@@ -5500,7 +5500,7 @@ static CREATE_SWITCH_DEVICE_REQUEST_LEGACY: ruckus_one_runtime::Operation = ruck
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchDeviceRequestLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateSwitchDeviceRequestLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5549,18 +5549,18 @@ impl<'a> CreateSwitchDeviceRequestLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static PATCH_SWITCH_DHCP_SERVER_STATES_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static PATCH_SWITCH_DHCP_SERVER_STATES_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_switch_dhcp_server_states_legacy",
     method: ruckus_one_runtime::Method::Patch,
     path: "/switches/{switchId}/dhcpServerStates",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::patch_switch_dhcp_server_states_legacy` (Change switch DHCP server state (venue-less)).
@@ -5570,7 +5570,7 @@ static PATCH_SWITCH_DHCP_SERVER_STATES_LEGACY: ruckus_one_runtime::Operation = r
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchSwitchDhcpServerStatesLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> PatchSwitchDhcpServerStatesLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5619,18 +5619,18 @@ impl<'a> PatchSwitchDhcpServerStatesLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_SWITCH_CONFIG_HIST_DETAILS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_SWITCH_CONFIG_HIST_DETAILS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_switch_config_hist_details_legacy",
     method: ruckus_one_runtime::Method::Post,
     path: "/switches/{switchId}/configHistDetails/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::query_switch_config_hist_details_legacy` (Query switch configuration history (venue-less)).
@@ -5640,7 +5640,7 @@ static QUERY_SWITCH_CONFIG_HIST_DETAILS_LEGACY: ruckus_one_runtime::Operation = 
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySwitchConfigHistDetailsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QuerySwitchConfigHistDetailsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5655,8 +5655,8 @@ impl<'a> QuerySwitchConfigHistDetailsLegacy<'a> {
         self.req.json(body);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "list",
         first_page: 1u32,
     };
@@ -5715,18 +5715,18 @@ impl<'a> QuerySwitchConfigHistDetailsLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_SWITCH_TRANSACTION_CONFIG_HIST_DETAILS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_SWITCH_TRANSACTION_CONFIG_HIST_DETAILS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_transaction_config_hist_details_legacy",
     method: ruckus_one_runtime::Method::Get,
     path: "/switches/{switchId}/transactions/{transactionId}/configHistDetails",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::list_switch_transaction_config_hist_details_legacy` (List configuration history of a transaction (venue-less)).
@@ -5735,7 +5735,7 @@ static LIST_SWITCH_TRANSACTION_CONFIG_HIST_DETAILS_LEGACY: ruckus_one_runtime::O
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchTransactionConfigHistDetailsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListSwitchTransactionConfigHistDetailsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5778,18 +5778,18 @@ impl<'a> ListSwitchTransactionConfigHistDetailsLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_SWITCH_CONFIG_BACKUPS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_SWITCH_CONFIG_BACKUPS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_config_backups_legacy",
     method: ruckus_one_runtime::Method::Get,
     path: "/switches/{switchId}/configBackups",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::list_switch_config_backups_legacy` (List switch configuration backups (venue-less)).
@@ -5798,7 +5798,7 @@ static LIST_SWITCH_CONFIG_BACKUPS_LEGACY: ruckus_one_runtime::Operation = ruckus
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchConfigBackupsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListSwitchConfigBackupsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5841,18 +5841,18 @@ impl<'a> ListSwitchConfigBackupsLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_config_backup_legacy",
     method: ruckus_one_runtime::Method::Post,
     path: "/switches/{switchId}/configBackups",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_config_backup_legacy` (Back up switch configuration (venue-less)).
@@ -5862,7 +5862,7 @@ static CREATE_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::Operation = rucku
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchConfigBackupLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateSwitchConfigBackupLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5911,18 +5911,18 @@ impl<'a> CreateSwitchConfigBackupLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_SWITCH_CONFIG_BACKUPS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_SWITCH_CONFIG_BACKUPS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_config_backups_legacy",
     method: ruckus_one_runtime::Method::Delete,
     path: "/switches/{switchId}/configBackups",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_config_backups_legacy` (Delete switch configuration backups (venue-less)).
@@ -5931,7 +5931,7 @@ static DELETE_SWITCH_CONFIG_BACKUPS_LEGACY: ruckus_one_runtime::Operation = ruck
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchConfigBackupsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteSwitchConfigBackupsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5974,18 +5974,18 @@ impl<'a> DeleteSwitchConfigBackupsLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_config_backup_legacy",
     method: ruckus_one_runtime::Method::Get,
     path: "/switches/{switchId}/configBackups/{configBackupId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::get_switch_config_backup_legacy` (Get switch configuration backup (venue-less)).
@@ -5994,7 +5994,7 @@ static GET_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::Operation = ruckus_o
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSwitchConfigBackupLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetSwitchConfigBackupLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6037,18 +6037,18 @@ impl<'a> GetSwitchConfigBackupLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_config_backup_legacy",
     method: ruckus_one_runtime::Method::Delete,
     path: "/switches/{switchId}/configBackups/{configBackupId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_config_backup_legacy` (Delete switch configuration backup (venue-less)).
@@ -6057,7 +6057,7 @@ static DELETE_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::Operation = rucku
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchConfigBackupLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteSwitchConfigBackupLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6100,18 +6100,18 @@ impl<'a> DeleteSwitchConfigBackupLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static PATCH_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static PATCH_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_switch_config_backup_legacy",
     method: ruckus_one_runtime::Method::Patch,
     path: "/switches/{switchId}/configBackups/{configBackupId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::patch_switch_config_backup_legacy` (Restore switch configuration backup (venue-less)).
@@ -6121,7 +6121,7 @@ static PATCH_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::Operation = ruckus
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchSwitchConfigBackupLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> PatchSwitchConfigBackupLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6170,18 +6170,18 @@ impl<'a> PatchSwitchConfigBackupLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_SWITCH_CONFIG_BACKUP_COMPARISON_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_SWITCH_CONFIG_BACKUP_COMPARISON_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_config_backup_comparison_legacy",
     method: ruckus_one_runtime::Method::Post,
     path: "/switches/{switchId}/configBackups/comparisons",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_config_backup_comparison_legacy` (Compare switch configuration backups (venue-less)).
@@ -6191,7 +6191,7 @@ static CREATE_SWITCH_CONFIG_BACKUP_COMPARISON_LEGACY: ruckus_one_runtime::Operat
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchConfigBackupComparisonLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateSwitchConfigBackupComparisonLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6240,18 +6240,18 @@ impl<'a> CreateSwitchConfigBackupComparisonLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_SWITCH_CONFIG_BACKUP_FORMATTED_CONFIGS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_SWITCH_CONFIG_BACKUP_FORMATTED_CONFIGS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_config_backup_formatted_configs_legacy",
     method: ruckus_one_runtime::Method::Get,
     path: "/switches/{switchId}/configBackups/{configBackupId}/formattedConfigs",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::get_switch_config_backup_formatted_configs_legacy` (Get formatted backup configuration (venue-less)).
@@ -6260,7 +6260,7 @@ static GET_SWITCH_CONFIG_BACKUP_FORMATTED_CONFIGS_LEGACY: ruckus_one_runtime::Op
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSwitchConfigBackupFormattedConfigsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetSwitchConfigBackupFormattedConfigsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6303,18 +6303,18 @@ impl<'a> GetSwitchConfigBackupFormattedConfigsLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_SWITCH_DHCP_SERVER_LEASE_TABLES_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_SWITCH_DHCP_SERVER_LEASE_TABLES_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_dhcp_server_lease_tables_legacy",
     method: ruckus_one_runtime::Method::Get,
     path: "/switches/{switchId}/dhcpServers/leaseTables",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::list_switch_dhcp_server_lease_tables_legacy` (List switch DHCP lease tables (venue-less)).
@@ -6323,7 +6323,7 @@ static LIST_SWITCH_DHCP_SERVER_LEASE_TABLES_LEGACY: ruckus_one_runtime::Operatio
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchDhcpServerLeaseTablesLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListSwitchDhcpServerLeaseTablesLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6366,18 +6366,18 @@ impl<'a> ListSwitchDhcpServerLeaseTablesLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_SWITCH_DEBUG_REQUEST_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_SWITCH_DEBUG_REQUEST_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_debug_request_legacy",
     method: ruckus_one_runtime::Method::Post,
     path: "/switches/{switchId}/debugRequests",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_debug_request_legacy` (Request switch troubleshooting (venue-less)).
@@ -6387,7 +6387,7 @@ static CREATE_SWITCH_DEBUG_REQUEST_LEGACY: ruckus_one_runtime::Operation = rucku
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchDebugRequestLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateSwitchDebugRequestLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6436,18 +6436,18 @@ impl<'a> CreateSwitchDebugRequestLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_SWITCH_DEBUG_REQUEST_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_SWITCH_DEBUG_REQUEST_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_debug_request_legacy",
     method: ruckus_one_runtime::Method::Get,
     path: "/switches/{switchId}/debugRequests/{troubleshootingType}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::get_switch_debug_request_legacy` (Get switch troubleshooting result (venue-less)).
@@ -6456,7 +6456,7 @@ static GET_SWITCH_DEBUG_REQUEST_LEGACY: ruckus_one_runtime::Operation = ruckus_o
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSwitchDebugRequestLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetSwitchDebugRequestLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6499,18 +6499,18 @@ impl<'a> GetSwitchDebugRequestLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static EXPORT_SWITCHES_CSV_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static EXPORT_SWITCHES_CSV_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "export_switches_csv_legacy",
     method: ruckus_one_runtime::Method::Post,
     path: "/switches/query/csvFiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "text/csv",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::export_switches_csv_legacy` (Export switches as CSV (venue-less)).
@@ -6520,7 +6520,7 @@ static EXPORT_SWITCHES_CSV_LEGACY: ruckus_one_runtime::Operation = ruckus_one_ru
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ExportSwitchesCsvLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ExportSwitchesCsvLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6569,18 +6569,18 @@ impl<'a> ExportSwitchesCsvLegacy<'a> {
         self.req.send_bytes_with_response()
     }
 }
-static QUERY_SWITCH_PORTS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_SWITCH_PORTS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_switch_ports_legacy",
     method: ruckus_one_runtime::Method::Post,
     path: "/switches/ports/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::query_switch_ports_legacy` (Query switch ports (venue-less)).
@@ -6590,7 +6590,7 @@ static QUERY_SWITCH_PORTS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_run
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySwitchPortsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QuerySwitchPortsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6605,8 +6605,8 @@ impl<'a> QuerySwitchPortsLegacy<'a> {
         self.req.json(body);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -6660,18 +6660,18 @@ impl<'a> QuerySwitchPortsLegacy<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_SWITCH_CLIENTS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_SWITCH_CLIENTS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_switch_clients_legacy",
     method: ruckus_one_runtime::Method::Post,
     path: "/switches/clients/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::query_switch_clients_legacy` (Query switch clients (venue-less)).
@@ -6681,7 +6681,7 @@ static QUERY_SWITCH_CLIENTS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_r
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySwitchClientsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QuerySwitchClientsLegacy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6696,8 +6696,8 @@ impl<'a> QuerySwitchClientsLegacy<'a> {
         self.req.json(body);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };

@@ -47,7 +47,7 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
         venue_id: &str,
         switch_profile_id: &str,
     ) -> AddSwitchProfileToVenueTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_SWITCH_PROFILE_TO_VENUE_TEMPLATE,
             &[venue_id, switch_profile_id],
@@ -77,7 +77,7 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
         venue_id: &str,
         switch_profile_id: &str,
     ) -> RemoveSwitchProfileFromVenueTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REMOVE_SWITCH_PROFILE_FROM_VENUE_TEMPLATE,
             &[venue_id, switch_profile_id],
@@ -108,7 +108,7 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryTemplateSwitchProfiles<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_TEMPLATE_SWITCH_PROFILES,
             &[],
@@ -136,7 +136,7 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
         &self,
         body: &super::common::Profile,
     ) -> CreateTemplateSwitchProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_TEMPLATE_SWITCH_PROFILE,
             &[],
@@ -164,7 +164,7 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
         &self,
         body: &super::common::ProfileBo,
     ) -> CreateTemplateSwitchProfileV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_TEMPLATE_SWITCH_PROFILE_V1,
             &[],
@@ -192,7 +192,7 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
         &self,
         switch_profile_id: &str,
     ) -> GetTemplateSwitchProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_TEMPLATE_SWITCH_PROFILE,
             &[switch_profile_id],
@@ -217,7 +217,7 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
         &self,
         switch_profile_id: &str,
     ) -> GetTemplateSwitchProfileV1<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_TEMPLATE_SWITCH_PROFILE_V1,
             &[switch_profile_id],
@@ -244,7 +244,7 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
         &self,
         switch_profile_id: &str,
     ) -> DeleteTemplateSwitchProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_TEMPLATE_SWITCH_PROFILE,
             &[switch_profile_id],
@@ -273,7 +273,7 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
         switch_profile_id: &str,
         body: &super::common::Profile,
     ) -> UpdateProfileTemplate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_PROFILE_TEMPLATE,
             &[switch_profile_id],
@@ -299,7 +299,7 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetProfileTemplatesByVenueId<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_PROFILE_TEMPLATES_BY_VENUE_ID,
             &[venue_id],
@@ -309,22 +309,22 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
         }
     }
 }
-static ADD_SWITCH_PROFILE_TO_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ADD_SWITCH_PROFILE_TO_VENUE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_switch_profile_to_venue_template",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/venues/{venueId}/switchProfiles/{switchProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `add_switch_profile_to_venue_template`; the first is the default.
@@ -340,7 +340,7 @@ pub type AddSwitchProfileToVenueTemplateVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddSwitchProfileToVenueTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> AddSwitchProfileToVenueTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -419,22 +419,22 @@ impl<'a> AddSwitchProfileToVenueTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static REMOVE_SWITCH_PROFILE_FROM_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static REMOVE_SWITCH_PROFILE_FROM_VENUE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_switch_profile_from_venue_template",
     method: ruckus_one_runtime::Method::Delete,
     path: "/templates/venues/{venueId}/switchProfiles/{switchProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `remove_switch_profile_from_venue_template`; the first is the default.
@@ -450,7 +450,7 @@ pub type RemoveSwitchProfileFromVenueTemplateVersion = super::versions::V1OrJson
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveSwitchProfileFromVenueTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> RemoveSwitchProfileFromVenueTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -532,26 +532,26 @@ impl<'a> RemoveSwitchProfileFromVenueTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static QUERY_TEMPLATE_SWITCH_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_TEMPLATE_SWITCH_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_template_switch_profiles",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/switchProfiles/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `query_template_switch_profiles`; the first is the default.
@@ -568,7 +568,7 @@ pub type QueryTemplateSwitchProfilesVersion = super::versions::V1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryTemplateSwitchProfiles<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryTemplateSwitchProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -583,8 +583,8 @@ impl<'a> QueryTemplateSwitchProfiles<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -636,22 +636,22 @@ impl<'a> QueryTemplateSwitchProfiles<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_TEMPLATE_SWITCH_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_TEMPLATE_SWITCH_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_template_switch_profile",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/switchProfiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `create_template_switch_profile`; the first is the default.
@@ -667,7 +667,7 @@ pub type CreateTemplateSwitchProfileVersion = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateTemplateSwitchProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateTemplateSwitchProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -746,18 +746,18 @@ impl<'a> CreateTemplateSwitchProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static CREATE_TEMPLATE_SWITCH_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_TEMPLATE_SWITCH_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_template_switch_profile_v1",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/switchProfiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `TemplateSwitchProfilesClient::create_template_switch_profile_v1` (Create switch profile template (v1)).
@@ -766,7 +766,7 @@ static CREATE_TEMPLATE_SWITCH_PROFILE_V1: ruckus_one_runtime::Operation = ruckus
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateTemplateSwitchProfileV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateTemplateSwitchProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -839,22 +839,22 @@ impl<'a> CreateTemplateSwitchProfileV1<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_TEMPLATE_SWITCH_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_TEMPLATE_SWITCH_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_template_switch_profile",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/switchProfiles/{switchProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `get_template_switch_profile`; the first is the default.
@@ -870,7 +870,7 @@ pub type GetTemplateSwitchProfileVersion = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetTemplateSwitchProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetTemplateSwitchProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -919,18 +919,18 @@ impl<'a> GetTemplateSwitchProfile<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_TEMPLATE_SWITCH_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_TEMPLATE_SWITCH_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_template_switch_profile_v1",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/switchProfiles/{switchProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `TemplateSwitchProfilesClient::get_template_switch_profile_v1` (Get switch profile template (v1)).
@@ -939,7 +939,7 @@ static GET_TEMPLATE_SWITCH_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_on
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetTemplateSwitchProfileV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetTemplateSwitchProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -982,26 +982,26 @@ impl<'a> GetTemplateSwitchProfileV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_TEMPLATE_SWITCH_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_TEMPLATE_SWITCH_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_template_switch_profile",
     method: ruckus_one_runtime::Method::Delete,
     path: "/templates/switchProfiles/{switchProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `delete_template_switch_profile`; the first is the default.
@@ -1018,7 +1018,7 @@ pub type DeleteTemplateSwitchProfileVersion = super::versions::V1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteTemplateSwitchProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteTemplateSwitchProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1097,26 +1097,26 @@ impl<'a> DeleteTemplateSwitchProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static UPDATE_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_profile_template",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/switchProfiles/{switchProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `update_profile_template`; the first is the default.
@@ -1133,7 +1133,7 @@ pub type UpdateProfileTemplateVersion = super::versions::V1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateProfileTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1212,26 +1212,26 @@ impl<'a> UpdateProfileTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_PROFILE_TEMPLATES_BY_VENUE_ID: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_PROFILE_TEMPLATES_BY_VENUE_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_profile_templates_by_venue_id",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/venues/{venueId}/switchProfiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `get_profile_templates_by_venue_id`; the first is the default.
@@ -1248,7 +1248,7 @@ pub type GetProfileTemplatesByVenueIdVersion = super::versions::V1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetProfileTemplatesByVenueId<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetProfileTemplatesByVenueId<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).

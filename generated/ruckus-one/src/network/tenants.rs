@@ -47,7 +47,7 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "GET /tenants/{tenantId}")]
     #[inline]
     pub fn get_tenant(&self, tenant_id: &str) -> GetTenant<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_TENANT,
             &[tenant_id],
@@ -72,7 +72,7 @@ impl<'a> TenantsClient<'a> {
         tenant_id: &str,
         body: &UpdateMspEcRequest,
     ) -> UpdateTenant<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_TENANT,
             &[tenant_id],
@@ -93,7 +93,7 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "DELETE /tenants/{tenantId}")]
     #[inline]
     pub fn delete_tenant(&self, tenant_id: &str) -> DeleteTenant<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_TENANT,
             &[tenant_id],
@@ -113,7 +113,11 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "POST /tenants")]
     #[inline]
     pub fn create_tenant(&self, body: &AddTenantRequestHolder) -> CreateTenant<'a> {
-        let mut req = ruckus_one_runtime::Request::new(self.client, &CREATE_TENANT, &[]);
+        let mut req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &CREATE_TENANT,
+            &[],
+        );
         req.json(body);
         CreateTenant { req }
     }
@@ -129,7 +133,7 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "GET /tenants/{tenantId}/tenantDelegations")]
     #[inline]
     pub fn list_tenant_delegations(&self, tenant_id: &str) -> ListTenantDelegations<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_TENANT_DELEGATIONS,
             &[tenant_id],
@@ -154,7 +158,7 @@ impl<'a> TenantsClient<'a> {
         tenant_id: &str,
         body: &AssignMspEcListRequest,
     ) -> UpdateTenantDelegations<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_TENANT_DELEGATIONS,
             &[tenant_id],
@@ -178,7 +182,7 @@ impl<'a> TenantsClient<'a> {
         tenant_id: &str,
         body: &EmailInvitation,
     ) -> ResendTenantInvitation<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &RESEND_TENANT_INVITATION,
             &[tenant_id],
@@ -198,7 +202,7 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "GET /tenants/{tenantId}/admins")]
     #[inline]
     pub fn list_tenant_admins(&self, tenant_id: &str) -> ListTenantAdmins<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_TENANT_ADMINS,
             &[tenant_id],
@@ -222,7 +226,7 @@ impl<'a> TenantsClient<'a> {
         tenant_id: &str,
         admin_id: &str,
     ) -> GetTenantAdmin<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_TENANT_ADMIN,
             &[tenant_id, admin_id],
@@ -247,7 +251,7 @@ impl<'a> TenantsClient<'a> {
         admin_id: &str,
         body: &UpdateMspEcAdminRequest,
     ) -> UpdateTenantAdmin<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_TENANT_ADMIN,
             &[tenant_id, admin_id],
@@ -271,7 +275,7 @@ impl<'a> TenantsClient<'a> {
         tenant_id: &str,
         admin_id: &str,
     ) -> DeleteTenantAdmin<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_TENANT_ADMIN,
             &[tenant_id, admin_id],
@@ -293,7 +297,7 @@ impl<'a> TenantsClient<'a> {
         &self,
         tenant_id: &str,
     ) -> ListTenantAdminDelegations<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_TENANT_ADMIN_DELEGATIONS,
             &[tenant_id],
@@ -318,7 +322,7 @@ impl<'a> TenantsClient<'a> {
         tenant_id: &str,
         body: &AssignedMspAdminsRequest,
     ) -> UpdateTenantAdminDelegations<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_TENANT_ADMIN_DELEGATIONS,
             &[tenant_id],
@@ -343,7 +347,7 @@ impl<'a> TenantsClient<'a> {
         &self,
         tenant_id: &str,
     ) -> UpdateTenantActivation<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_TENANT_ACTIVATION,
             &[tenant_id],
@@ -365,7 +369,7 @@ impl<'a> TenantsClient<'a> {
         &self,
         tenant_id: &str,
     ) -> DeleteTenantActivation<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_TENANT_ACTIVATION,
             &[tenant_id],
@@ -387,7 +391,7 @@ impl<'a> TenantsClient<'a> {
         &self,
         tenant_id: &str,
     ) -> GetTenantSupportStatus<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_TENANT_SUPPORT_STATUS,
             &[tenant_id],
@@ -409,7 +413,7 @@ impl<'a> TenantsClient<'a> {
         &self,
         tenant_id: &str,
     ) -> UpdateTenantSupportStatus<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_TENANT_SUPPORT_STATUS,
             &[tenant_id],
@@ -431,7 +435,7 @@ impl<'a> TenantsClient<'a> {
         &self,
         tenant_id: &str,
     ) -> DeleteTenantSupportStatus<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_TENANT_SUPPORT_STATUS,
             &[tenant_id],
@@ -454,7 +458,7 @@ impl<'a> TenantsClient<'a> {
         &self,
         body: &FirmwareUpgradeRequest,
     ) -> CreateFirmwareUpgradeSchedule<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_FIRMWARE_UPGRADE_SCHEDULE,
             &[],
@@ -480,7 +484,7 @@ impl<'a> TenantsClient<'a> {
         &self,
         body: &AssignMspEcToMultipleTechPartners,
     ) -> PatchTenantDelegations<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_TENANT_DELEGATIONS,
             &[],
@@ -504,7 +508,7 @@ impl<'a> TenantsClient<'a> {
         &self,
         body: &MspAdminRequest,
     ) -> PatchAdminDelegations<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_ADMIN_DELEGATIONS,
             &[],
@@ -522,7 +526,11 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "GET /tenants/self")]
     #[inline]
     pub fn get_self_tenant(&self) -> GetSelfTenant<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &GET_SELF_TENANT, &[]);
+        let req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &GET_SELF_TENANT,
+            &[],
+        );
         GetSelfTenant { req }
     }
     /// Create notification recipient.
@@ -539,7 +547,7 @@ impl<'a> TenantsClient<'a> {
         &self,
         body: &NotificationRecipientRbacdto,
     ) -> CreateTenantNotificationRecipient<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_TENANT_NOTIFICATION_RECIPIENT,
             &[],
@@ -565,7 +573,7 @@ impl<'a> TenantsClient<'a> {
     pub fn list_tenant_notification_recipients(
         &self,
     ) -> ListTenantNotificationRecipients<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_TENANT_NOTIFICATION_RECIPIENTS,
             &[],
@@ -593,7 +601,7 @@ impl<'a> TenantsClient<'a> {
         &self,
         body: &Vec<NotificationRecipient>,
     ) -> DeleteTenantNotificationRecipients<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_TENANT_NOTIFICATION_RECIPIENTS,
             &[],
@@ -617,7 +625,7 @@ impl<'a> TenantsClient<'a> {
         &self,
         body: &MobilePushNotificationEndpoint,
     ) -> CreateTenantMobilePushNotification<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_TENANT_MOBILE_PUSH_NOTIFICATION,
             &[],
@@ -646,7 +654,7 @@ impl<'a> TenantsClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryTenantNotificationRecipients<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_TENANT_NOTIFICATION_RECIPIENTS,
             &[],
@@ -665,7 +673,7 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "GET /tenants/betaFeatures")]
     #[inline]
     pub fn get_tenant_beta_features(&self) -> GetTenantBetaFeatures<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_TENANT_BETA_FEATURES,
             &[],
@@ -685,7 +693,7 @@ impl<'a> TenantsClient<'a> {
         &self,
         body: &BetaFeatureRequest,
     ) -> UpdateTenantBetaFeatures<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_TENANT_BETA_FEATURES,
             &[],
@@ -703,7 +711,7 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "GET /tenants/privacySettings")]
     #[inline]
     pub fn get_tenant_privacy_settings(&self) -> GetTenantPrivacySettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_TENANT_PRIVACY_SETTINGS,
             &[],
@@ -724,7 +732,7 @@ impl<'a> TenantsClient<'a> {
         &self,
         body: &TenantPrivacyFeatureRequest,
     ) -> CreateTenantPrivacySettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_TENANT_PRIVACY_SETTINGS,
             &[],
@@ -746,7 +754,7 @@ impl<'a> TenantsClient<'a> {
         &self,
         body: &TenantPrivacyFeatureRequest,
     ) -> PatchTenantPrivacySettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_TENANT_PRIVACY_SETTINGS,
             &[],
@@ -766,7 +774,11 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "PUT /admins")]
     #[inline]
     pub fn update_admins(&self, body: &AdminView) -> UpdateAdmins<'a> {
-        let mut req = ruckus_one_runtime::Request::new(self.client, &UPDATE_ADMINS, &[]);
+        let mut req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &UPDATE_ADMINS,
+            &[],
+        );
         req.json(body);
         UpdateAdmins { req }
     }
@@ -782,7 +794,11 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "POST /admins")]
     #[inline]
     pub fn create_admin(&self, body: &AdminView) -> CreateAdmin<'a> {
-        let mut req = ruckus_one_runtime::Request::new(self.client, &CREATE_ADMIN, &[]);
+        let mut req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &CREATE_ADMIN,
+            &[],
+        );
         req.json(body);
         CreateAdmin { req }
     }
@@ -801,7 +817,11 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "getAdminList")]
     #[inline]
     pub fn list_admins(&self) -> ListAdmins<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &LIST_ADMINS, &[]);
+        let req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &LIST_ADMINS,
+            &[],
+        );
         ListAdmins { req }
     }
     /// Delete administrators.
@@ -820,7 +840,11 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "deleteBulkAdmin")]
     #[inline]
     pub fn delete_admins(&self, body: &Vec<String>) -> DeleteAdmins<'a> {
-        let mut req = ruckus_one_runtime::Request::new(self.client, &DELETE_ADMINS, &[]);
+        let mut req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &DELETE_ADMINS,
+            &[],
+        );
         req.json(body);
         DeleteAdmins { req }
     }
@@ -835,7 +859,11 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "GET /admins/{adminId}")]
     #[inline]
     pub fn get_admin(&self, admin_id: &str) -> GetAdmin<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &GET_ADMIN, &[admin_id]);
+        let req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &GET_ADMIN,
+            &[admin_id],
+        );
         GetAdmin { req }
     }
     /// Delete administrator.
@@ -850,7 +878,7 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "DELETE /admins/{adminId}")]
     #[inline]
     pub fn delete_admin(&self, admin_id: &str) -> DeleteAdmin<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_ADMIN,
             &[admin_id],
@@ -881,7 +909,11 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "POST /admins/query")]
     #[inline]
     pub fn query_admins(&self, body: &AdminQueryRequest) -> QueryAdmins<'a> {
-        let mut req = ruckus_one_runtime::Request::new(self.client, &QUERY_ADMINS, &[]);
+        let mut req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &QUERY_ADMINS,
+            &[],
+        );
         req.json(body);
         QueryAdmins { req }
     }
@@ -901,7 +933,7 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "apCountSummary")]
     #[inline]
     pub fn ap_count_summary(&self, body: &MspDynamicQueryPayload) -> ApCountSummary<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &AP_COUNT_SUMMARY,
             &[],
@@ -923,7 +955,11 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "getUserProfile")]
     #[inline]
     pub fn get_user_profile(&self) -> GetUserProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &GET_USER_PROFILE, &[]);
+        let req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &GET_USER_PROFILE,
+            &[],
+        );
         GetUserProfile { req }
     }
     /// Update user.
@@ -941,7 +977,11 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "updateUser")]
     #[inline]
     pub fn update_user(&self, body: &UserProfile) -> UpdateUser<'a> {
-        let mut req = ruckus_one_runtime::Request::new(self.client, &UPDATE_USER, &[]);
+        let mut req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &UPDATE_USER,
+            &[],
+        );
         req.json(body);
         UpdateUser { req }
     }
@@ -960,7 +1000,7 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "updateTenant")]
     #[inline]
     pub fn replace_own_tenant(&self, body: &Tenant2) -> ReplaceOwnTenant<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REPLACE_OWN_TENANT,
             &[],
@@ -983,7 +1023,7 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "getDelegation")]
     #[inline]
     pub fn get_delegation(&self, delegation_id: &str) -> GetDelegation<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_DELEGATION,
             &[delegation_id],
@@ -1011,7 +1051,7 @@ impl<'a> TenantsClient<'a> {
         delegation_id: &str,
         body: &DelegationAction,
     ) -> AcceptOrRejectDelegation<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACCEPT_OR_REJECT_DELEGATION,
             &[delegation_id],
@@ -1035,7 +1075,7 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "deleteDelegation")]
     #[inline]
     pub fn delete_delegation(&self, delegation_id: &str) -> DeleteDelegation<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_DELEGATION,
             &[delegation_id],
@@ -1056,7 +1096,11 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "inviteSupport")]
     #[inline]
     pub fn invite_support(&self) -> InviteSupport<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &INVITE_SUPPORT, &[]);
+        let req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &INVITE_SUPPORT,
+            &[],
+        );
         InviteSupport { req }
     }
     /// Delete support delegation.
@@ -1073,7 +1117,7 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "deleteSupportDelegation")]
     #[inline]
     pub fn delete_support_delegation(&self) -> DeleteSupportDelegation<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SUPPORT_DELEGATION,
             &[],
@@ -1095,7 +1139,11 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "getDelegations")]
     #[inline]
     pub fn get_delegations(&self) -> GetDelegations<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &GET_DELEGATIONS, &[]);
+        let req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &GET_DELEGATIONS,
+            &[],
+        );
         GetDelegations { req }
     }
     /// Invite var.
@@ -1114,7 +1162,11 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "inviteVAR")]
     #[inline]
     pub fn invite_var(&self, body: &TenantInviteVar) -> InviteVar<'a> {
-        let mut req = ruckus_one_runtime::Request::new(self.client, &INVITE_VAR, &[]);
+        let mut req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &INVITE_VAR,
+            &[],
+        );
         req.json(body);
         InviteVar { req }
     }
@@ -1133,7 +1185,7 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "getAuthentications")]
     #[inline]
     pub fn get_authentications(&self) -> GetAuthentications<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_AUTHENTICATIONS,
             &[],
@@ -1158,7 +1210,7 @@ impl<'a> TenantsClient<'a> {
         &self,
         body: &AuthenticationInfo,
     ) -> AddAuthentication<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_AUTHENTICATION,
             &[],
@@ -1179,7 +1231,7 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "getAccountDetails")]
     #[inline]
     pub fn get_account_details(&self) -> GetAccountDetails<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ACCOUNT_DETAILS,
             &[],

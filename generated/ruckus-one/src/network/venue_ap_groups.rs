@@ -44,7 +44,7 @@ impl<'a> VenueApGroupsClient<'a> {
         venue_id: &str,
         ap_group_id: &str,
     ) -> GetVenueApGroup<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_GROUP,
             &[venue_id, ap_group_id],
@@ -72,7 +72,7 @@ impl<'a> VenueApGroupsClient<'a> {
         ap_group_id: &str,
         body: &super::common::VenueApGroup,
     ) -> UpdateVenueApGroup<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_GROUP,
             &[venue_id, ap_group_id],
@@ -99,7 +99,7 @@ impl<'a> VenueApGroupsClient<'a> {
         venue_id: &str,
         ap_group_id: &str,
     ) -> DeleteVenueApGroup<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_AP_GROUP,
             &[venue_id, ap_group_id],
@@ -127,7 +127,7 @@ impl<'a> VenueApGroupsClient<'a> {
         ap_group_id: &str,
         body: &super::common::ApCreation,
     ) -> CreateVenueApGroupAp<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_AP_GROUP_AP,
             &[venue_id, ap_group_id],
@@ -156,7 +156,7 @@ impl<'a> VenueApGroupsClient<'a> {
         ap_group_id: &str,
         serial_number: &str,
     ) -> AddApToVenueApGroup<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_AP_TO_VENUE_AP_GROUP,
             &[venue_id, ap_group_id, serial_number],
@@ -183,7 +183,7 @@ impl<'a> VenueApGroupsClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryVenueApGroups<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_VENUE_AP_GROUPS,
             &[],
@@ -213,7 +213,7 @@ impl<'a> VenueApGroupsClient<'a> {
         venue_id: &str,
         ap_group_id: &str,
     ) -> GetVenueApGroupApModelAntennaTypeSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_GROUP_AP_MODEL_ANTENNA_TYPE_SETTINGS,
             &[venue_id, ap_group_id],
@@ -245,7 +245,7 @@ impl<'a> VenueApGroupsClient<'a> {
         venue_id: &str,
         ap_group_id: &str,
     ) -> UpdateVenueApGroupApModelAntennaTypeSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_GROUP_AP_MODEL_ANTENNA_TYPE_SETTINGS,
             &[venue_id, ap_group_id],
@@ -274,7 +274,7 @@ impl<'a> VenueApGroupsClient<'a> {
         venue_id: &str,
         ap_group_id: &str,
     ) -> GetVenueApGroupApModelBandModeSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_GROUP_AP_MODEL_BAND_MODE_SETTINGS,
             &[venue_id, ap_group_id],
@@ -304,7 +304,7 @@ impl<'a> VenueApGroupsClient<'a> {
         venue_id: &str,
         ap_group_id: &str,
     ) -> UpdateVenueApGroupApModelBandModeSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_GROUP_AP_MODEL_BAND_MODE_SETTINGS,
             &[venue_id, ap_group_id],
@@ -337,7 +337,7 @@ impl<'a> VenueApGroupsClient<'a> {
         venue_id: &str,
         ap_group_id: &str,
     ) -> GetVenueApGroupApModelExternalAntennaSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_GROUP_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS,
             &[venue_id, ap_group_id],
@@ -371,7 +371,7 @@ impl<'a> VenueApGroupsClient<'a> {
         venue_id: &str,
         ap_group_id: &str,
     ) -> UpdateVenueApGroupApModelExternalAntennaSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_GROUP_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS,
             &[venue_id, ap_group_id],
@@ -401,7 +401,7 @@ impl<'a> VenueApGroupsClient<'a> {
         venue_id: &str,
         ap_group_id: &str,
     ) -> GetVenueApGroupRadioSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_GROUP_RADIO_SETTINGS,
             &[venue_id, ap_group_id],
@@ -432,7 +432,7 @@ impl<'a> VenueApGroupsClient<'a> {
         venue_id: &str,
         ap_group_id: &str,
     ) -> UpdateVenueApGroupRadioSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_GROUP_RADIO_SETTINGS,
             &[venue_id, ap_group_id],
@@ -462,7 +462,7 @@ impl<'a> VenueApGroupsClient<'a> {
         venue_id: &str,
         ap_group_id: &str,
     ) -> GetVenueApGroupApModelCapabilities<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_GROUP_AP_MODEL_CAPABILITIES,
             &[venue_id, ap_group_id],
@@ -491,7 +491,7 @@ impl<'a> VenueApGroupsClient<'a> {
         venue_id: &str,
         ap_group_id: &str,
     ) -> GetVenueApGroupWifiAvailableChannels<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_GROUP_WIFI_AVAILABLE_CHANNELS,
             &[venue_id, ap_group_id],
@@ -501,22 +501,22 @@ impl<'a> VenueApGroupsClient<'a> {
         }
     }
 }
-static GET_VENUE_AP_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_group",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apGroups/{apGroupId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_group`; the first is the default.
@@ -532,7 +532,7 @@ pub type GetVenueApGroupVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApGroup<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -581,22 +581,22 @@ impl<'a> GetVenueApGroup<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AP_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_group",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apGroups/{apGroupId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_group`; the first is the default.
@@ -612,7 +612,7 @@ pub type UpdateVenueApGroupVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApGroup<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -691,22 +691,22 @@ impl<'a> UpdateVenueApGroup<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_VENUE_AP_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_VENUE_AP_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_ap_group",
     method: ruckus_one_runtime::Method::Delete,
     path: "/venues/{venueId}/apGroups/{apGroupId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_venue_ap_group`; the first is the default.
@@ -722,7 +722,7 @@ pub type DeleteVenueApGroupVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueApGroup<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteVenueApGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -801,22 +801,22 @@ impl<'a> DeleteVenueApGroup<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static CREATE_VENUE_AP_GROUP_AP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_VENUE_AP_GROUP_AP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_ap_group_ap",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/{venueId}/apGroups/{apGroupId}/aps",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_venue_ap_group_ap`; the first is the default.
@@ -832,7 +832,7 @@ pub type CreateVenueApGroupApVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueApGroupAp<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateVenueApGroupAp<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -911,22 +911,22 @@ impl<'a> CreateVenueApGroupAp<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ADD_AP_TO_VENUE_AP_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ADD_AP_TO_VENUE_AP_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_ap_to_venue_ap_group",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apGroups/{apGroupId}/aps/{serialNumber}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `add_ap_to_venue_ap_group`; the first is the default.
@@ -942,7 +942,7 @@ pub type AddApToVenueApGroupVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddApToVenueApGroup<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> AddApToVenueApGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1021,22 +1021,22 @@ impl<'a> AddApToVenueApGroup<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static QUERY_VENUE_AP_GROUPS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_VENUE_AP_GROUPS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_ap_groups",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/apGroups/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_venue_ap_groups`; the first is the default.
@@ -1052,7 +1052,7 @@ pub type QueryVenueApGroupsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueApGroups<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryVenueApGroups<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1067,8 +1067,8 @@ impl<'a> QueryVenueApGroups<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -1127,18 +1127,18 @@ impl<'a> QueryVenueApGroups<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_VENUE_AP_GROUP_AP_MODEL_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_GROUP_AP_MODEL_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_group_ap_model_antenna_type_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apGroups/{apGroupId}/apModelAntennaTypeSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApGroupsClient::get_venue_ap_group_ap_model_antenna_type_settings` (Get AP group per-model antenna type settings).
@@ -1147,7 +1147,7 @@ static GET_VENUE_AP_GROUP_AP_MODEL_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::Op
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApGroupApModelAntennaTypeSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApGroupApModelAntennaTypeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1190,18 +1190,18 @@ impl<'a> GetVenueApGroupApModelAntennaTypeSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AP_GROUP_AP_MODEL_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_GROUP_AP_MODEL_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_group_ap_model_antenna_type_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apGroups/{apGroupId}/apModelAntennaTypeSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApGroupsClient::update_venue_ap_group_ap_model_antenna_type_settings` (Update AP group per-model antenna type settings).
@@ -1211,7 +1211,7 @@ static UPDATE_VENUE_AP_GROUP_AP_MODEL_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime:
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApGroupApModelAntennaTypeSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApGroupApModelAntennaTypeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1260,18 +1260,18 @@ impl<'a> UpdateVenueApGroupApModelAntennaTypeSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_VENUE_AP_GROUP_AP_MODEL_BAND_MODE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_GROUP_AP_MODEL_BAND_MODE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_group_ap_model_band_mode_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apGroups/{apGroupId}/apModelBandModeSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApGroupsClient::get_venue_ap_group_ap_model_band_mode_settings` (Get AP group per-model band mode settings).
@@ -1280,7 +1280,7 @@ static GET_VENUE_AP_GROUP_AP_MODEL_BAND_MODE_SETTINGS: ruckus_one_runtime::Opera
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApGroupApModelBandModeSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApGroupApModelBandModeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1323,18 +1323,18 @@ impl<'a> GetVenueApGroupApModelBandModeSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AP_GROUP_AP_MODEL_BAND_MODE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_GROUP_AP_MODEL_BAND_MODE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_group_ap_model_band_mode_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apGroups/{apGroupId}/apModelBandModeSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApGroupsClient::update_venue_ap_group_ap_model_band_mode_settings` (Update AP group per-model band mode settings).
@@ -1344,7 +1344,7 @@ static UPDATE_VENUE_AP_GROUP_AP_MODEL_BAND_MODE_SETTINGS: ruckus_one_runtime::Op
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApGroupApModelBandModeSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApGroupApModelBandModeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1393,18 +1393,18 @@ impl<'a> UpdateVenueApGroupApModelBandModeSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_VENUE_AP_GROUP_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_GROUP_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_group_ap_model_external_antenna_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apGroups/{apGroupId}/apModelExternalAntennaSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApGroupsClient::get_venue_ap_group_ap_model_external_antenna_settings` (Get AP group per-model external antenna settings).
@@ -1413,7 +1413,7 @@ static GET_VENUE_AP_GROUP_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApGroupApModelExternalAntennaSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApGroupApModelExternalAntennaSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1456,18 +1456,18 @@ impl<'a> GetVenueApGroupApModelExternalAntennaSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AP_GROUP_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_GROUP_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_group_ap_model_external_antenna_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apGroups/{apGroupId}/apModelExternalAntennaSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApGroupsClient::update_venue_ap_group_ap_model_external_antenna_settings` (Update AP group per-model external antenna settings).
@@ -1477,7 +1477,7 @@ static UPDATE_VENUE_AP_GROUP_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runt
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApGroupApModelExternalAntennaSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApGroupApModelExternalAntennaSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1526,18 +1526,18 @@ impl<'a> UpdateVenueApGroupApModelExternalAntennaSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_VENUE_AP_GROUP_RADIO_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_GROUP_RADIO_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_group_radio_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apGroups/{apGroupId}/radioSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApGroupsClient::get_venue_ap_group_radio_settings` (Get AP group radio settings).
@@ -1546,7 +1546,7 @@ static GET_VENUE_AP_GROUP_RADIO_SETTINGS: ruckus_one_runtime::Operation = ruckus
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApGroupRadioSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApGroupRadioSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1589,18 +1589,18 @@ impl<'a> GetVenueApGroupRadioSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AP_GROUP_RADIO_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_GROUP_RADIO_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_group_radio_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apGroups/{apGroupId}/radioSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApGroupsClient::update_venue_ap_group_radio_settings` (Update AP group radio settings).
@@ -1610,7 +1610,7 @@ static UPDATE_VENUE_AP_GROUP_RADIO_SETTINGS: ruckus_one_runtime::Operation = ruc
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApGroupRadioSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApGroupRadioSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1659,18 +1659,18 @@ impl<'a> UpdateVenueApGroupRadioSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_VENUE_AP_GROUP_AP_MODEL_CAPABILITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_GROUP_AP_MODEL_CAPABILITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_group_ap_model_capabilities",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apGroups/{apGroupId}/apModelCapabilities",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApGroupsClient::get_venue_ap_group_ap_model_capabilities` (Get AP group AP model capabilities).
@@ -1679,7 +1679,7 @@ static GET_VENUE_AP_GROUP_AP_MODEL_CAPABILITIES: ruckus_one_runtime::Operation =
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApGroupApModelCapabilities<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApGroupApModelCapabilities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1722,18 +1722,18 @@ impl<'a> GetVenueApGroupApModelCapabilities<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_VENUE_AP_GROUP_WIFI_AVAILABLE_CHANNELS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_GROUP_WIFI_AVAILABLE_CHANNELS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_group_wifi_available_channels",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apGroups/{apGroupId}/wifiAvailableChannels",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApGroupsClient::get_venue_ap_group_wifi_available_channels` (Get AP group available Wi-Fi channels).
@@ -1742,7 +1742,7 @@ static GET_VENUE_AP_GROUP_WIFI_AVAILABLE_CHANNELS: ruckus_one_runtime::Operation
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApGroupWifiAvailableChannels<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApGroupWifiAvailableChannels<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).

@@ -25,13 +25,13 @@ impl serde::Serialize for VenueApModelAntennaTypeSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueApModelAntennaTypeSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("model", &v.model);
             w.optional("antennaType", &v.antenna_type);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -41,10 +41,10 @@ impl<'de> serde::Deserialize<'de> for VenueApModelAntennaTypeSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             VenueApModelAntennaTypeSettings,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = VenueApModelAntennaTypeSettings {
                 model: f.optional("model"),
@@ -54,7 +54,7 @@ impl<'de> serde::Deserialize<'de> for VenueApModelAntennaTypeSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApModelAntennaTypeSettings"))
     }
 }
@@ -105,7 +105,7 @@ impl serde::Serialize for VenueApModelLanPortSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueApModelLanPortSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("clientIsolationEnabled", &v.client_isolation_enabled);
             w.optional("clientIsolationSettings", &v.client_isolation_settings);
@@ -115,7 +115,7 @@ impl serde::Serialize for VenueApModelLanPortSettings {
             w.optional("softGreEnabled", &v.soft_gre_enabled);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -125,10 +125,10 @@ impl<'de> serde::Deserialize<'de> for VenueApModelLanPortSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             VenueApModelLanPortSettings,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = VenueApModelLanPortSettings {
                 client_isolation_enabled: f.optional("clientIsolationEnabled"),
@@ -142,7 +142,7 @@ impl<'de> serde::Deserialize<'de> for VenueApModelLanPortSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApModelLanPortSettings"))
     }
 }
@@ -217,13 +217,13 @@ impl serde::Serialize for VenueApModelLanPortSpecificSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueApModelLanPortSpecificSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("poeMode", &v.poe_mode);
             w.optional("poeOut", &v.poe_out);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -233,10 +233,10 @@ impl<'de> serde::Deserialize<'de> for VenueApModelLanPortSpecificSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             VenueApModelLanPortSpecificSettings,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = VenueApModelLanPortSpecificSettings {
                 poe_mode: f.optional("poeMode"),
@@ -246,7 +246,7 @@ impl<'de> serde::Deserialize<'de> for VenueApModelLanPortSpecificSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApModelLanPortSpecificSettings"))
     }
 }
@@ -294,13 +294,13 @@ impl serde::Serialize for VenueApModelUsbPortSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueApModelUsbPortSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("model", &v.model);
             w.optional("usbPortEnable", &v.usb_port_enable);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -310,10 +310,10 @@ impl<'de> serde::Deserialize<'de> for VenueApModelUsbPortSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             VenueApModelUsbPortSettings,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = VenueApModelUsbPortSettings {
                 model: f.optional("model"),
@@ -323,7 +323,7 @@ impl<'de> serde::Deserialize<'de> for VenueApModelUsbPortSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApModelUsbPortSettings"))
     }
 }
@@ -385,7 +385,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueApModelAntennaTypeSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_MODEL_ANTENNA_TYPE_SETTINGS,
             &[venue_id],
@@ -413,7 +413,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
         venue_id: &str,
         body: &Vec<VenueApModelAntennaTypeSettings>,
     ) -> UpdateVenueApModelAntennaTypeSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_MODEL_ANTENNA_TYPE_SETTINGS,
             &[venue_id],
@@ -439,7 +439,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueApModelBandModeSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_MODEL_BAND_MODE_SETTINGS,
             &[venue_id],
@@ -467,7 +467,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
         venue_id: &str,
         body: &Vec<super::common::VenueApModelBandModeSettings>,
     ) -> UpdateVenueApModelBandModeSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_MODEL_BAND_MODE_SETTINGS,
             &[venue_id],
@@ -493,7 +493,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueApModelExternalAntennaSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS,
             &[venue_id],
@@ -521,7 +521,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
         venue_id: &str,
         body: &Vec<super::common::VenueApModelExternalAntennaSettings>,
     ) -> UpdateVenueApModelExternalAntennaSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS,
             &[venue_id],
@@ -549,7 +549,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueApModelLanPortSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_MODEL_LAN_PORT_SETTINGS,
             &[venue_id],
@@ -577,7 +577,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
         &self,
         venue_id: &str,
     ) -> UpdateVenueApModelLanPortSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_MODEL_LAN_PORT_SETTINGS,
             &[venue_id],
@@ -602,7 +602,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueApModelLedSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_MODEL_LED_SETTINGS,
             &[venue_id],
@@ -628,7 +628,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
         venue_id: &str,
         body: &Vec<super::common::VenueApModelLedSettings>,
     ) -> UpdateVenueApModelLedSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_MODEL_LED_SETTINGS,
             &[venue_id],
@@ -654,7 +654,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueApModelUsbPortSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_MODEL_USB_PORT_SETTINGS,
             &[venue_id],
@@ -682,7 +682,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
         venue_id: &str,
         body: &Vec<VenueApModelUsbPortSettings>,
     ) -> UpdateVenueApModelUsbPortSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_MODEL_USB_PORT_SETTINGS,
             &[venue_id],
@@ -711,7 +711,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueApModelCapabilities<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_MODEL_CAPABILITIES,
             &[venue_id],
@@ -738,7 +738,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
         venue_id: &str,
         ap_model: &str,
     ) -> GetVenueApModelLanPortSpecificSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_MODEL_LAN_PORT_SPECIFIC_SETTINGS,
             &[venue_id, ap_model],
@@ -770,7 +770,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
         ap_model: &str,
         body: &VenueApModelLanPortSpecificSettings,
     ) -> UpdateVenueApModelLanPortSpecificSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_MODEL_LAN_PORT_SPECIFIC_SETTINGS,
             &[venue_id, ap_model],
@@ -802,7 +802,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
         ap_model: &str,
         port_id: &str,
     ) -> GetVenueApModelPortSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_MODEL_PORT_SETTINGS,
             &[venue_id, ap_model, port_id],
@@ -834,7 +834,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
         port_id: &str,
         body: &VenueApModelLanPortSettings,
     ) -> UpdateVenueApModelPortSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_MODEL_PORT_SETTINGS,
             &[venue_id, ap_model, port_id],
@@ -871,7 +871,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
         port_id: &str,
         ethernet_port_profile_id: &str,
     ) -> AddEthernetPortProfileToVenueApModelLanPort<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_ETHERNET_PORT_PROFILE_TO_VENUE_AP_MODEL_LAN_PORT,
             &[venue_id, ap_model, port_id, ethernet_port_profile_id],
@@ -907,7 +907,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
         port_id: &str,
         ethernet_port_profile_id: &str,
     ) -> RemoveEthernetPortProfileFromVenueApModelLanPort<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REMOVE_ETHERNET_PORT_PROFILE_FROM_VENUE_AP_MODEL_LAN_PORT,
             &[venue_id, ap_model, port_id, ethernet_port_profile_id],
@@ -931,7 +931,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
     #[doc(alias = "GET /venues/{venueId}/apModels")]
     #[inline]
     pub fn list_venue_ap_models(&self, venue_id: &str) -> ListVenueApModels<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_VENUE_AP_MODELS,
             &[venue_id],
@@ -967,7 +967,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
         port_id: &str,
         client_isolation_profile_id: &str,
     ) -> DeactivateClientIsolationProfileOnVenueApModelLanPort<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_CLIENT_ISOLATION_PROFILE_ON_VENUE_AP_MODEL_LAN_PORT,
             &[venue_id, ap_model, port_id, client_isolation_profile_id],
@@ -1005,7 +1005,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
         port_id: &str,
         client_isolation_profile_id: &str,
     ) -> ActivateClientIsolationProfileOnVenueApModelLanPort<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_CLIENT_ISOLATION_PROFILE_ON_VENUE_AP_MODEL_LAN_PORT,
             &[venue_id, ap_model, port_id, client_isolation_profile_id],
@@ -1043,7 +1043,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
         port_id: &str,
         soft_gre_profile_id: &str,
     ) -> DeactivateSoftGreProfileOnVenueApModelLanPort<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_SOFT_GRE_PROFILE_ON_VENUE_AP_MODEL_LAN_PORT,
             &[venue_id, ap_model, port_id, soft_gre_profile_id],
@@ -1082,7 +1082,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
         port_id: &str,
         soft_gre_profile_id: &str,
     ) -> ActivateSoftGreProfileOnVenueApModelLanPort<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_SOFT_GRE_PROFILE_ON_VENUE_AP_MODEL_LAN_PORT,
             &[venue_id, ap_model, port_id, soft_gre_profile_id],
@@ -1092,22 +1092,22 @@ impl<'a> VenueApModelSettingsClient<'a> {
         }
     }
 }
-static GET_VENUE_AP_MODEL_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_MODEL_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_model_antenna_type_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apModelAntennaTypeSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_model_antenna_type_settings`; the first is the default.
@@ -1123,7 +1123,7 @@ pub type GetVenueApModelAntennaTypeSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApModelAntennaTypeSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApModelAntennaTypeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1175,22 +1175,22 @@ impl<'a> GetVenueApModelAntennaTypeSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AP_MODEL_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_MODEL_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_model_antenna_type_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apModelAntennaTypeSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_model_antenna_type_settings`; the first is the default.
@@ -1206,7 +1206,7 @@ pub type UpdateVenueApModelAntennaTypeSettingsVersion = super::versions::V1OrJso
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApModelAntennaTypeSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApModelAntennaTypeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1288,22 +1288,22 @@ impl<'a> UpdateVenueApModelAntennaTypeSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_AP_MODEL_BAND_MODE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_MODEL_BAND_MODE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_model_band_mode_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apModelBandModeSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_model_band_mode_settings`; the first is the default.
@@ -1319,7 +1319,7 @@ pub type GetVenueApModelBandModeSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApModelBandModeSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApModelBandModeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1373,22 +1373,22 @@ impl<'a> GetVenueApModelBandModeSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AP_MODEL_BAND_MODE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_MODEL_BAND_MODE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_model_band_mode_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apModelBandModeSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_model_band_mode_settings`; the first is the default.
@@ -1404,7 +1404,7 @@ pub type UpdateVenueApModelBandModeSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApModelBandModeSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApModelBandModeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1486,22 +1486,22 @@ impl<'a> UpdateVenueApModelBandModeSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_model_external_antenna_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apModelExternalAntennaSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_model_external_antenna_settings`; the first is the default.
@@ -1517,7 +1517,7 @@ pub type GetVenueApModelExternalAntennaSettingsVersion = super::versions::V1OrJs
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApModelExternalAntennaSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApModelExternalAntennaSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1574,22 +1574,22 @@ impl<'a> GetVenueApModelExternalAntennaSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_model_external_antenna_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apModelExternalAntennaSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_model_external_antenna_settings`; the first is the default.
@@ -1605,7 +1605,7 @@ pub type UpdateVenueApModelExternalAntennaSettingsVersion = super::versions::V1O
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApModelExternalAntennaSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApModelExternalAntennaSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1687,18 +1687,18 @@ impl<'a> UpdateVenueApModelExternalAntennaSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_AP_MODEL_LAN_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_MODEL_LAN_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_model_lan_port_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apModelLanPortSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApModelSettingsClient::get_venue_ap_model_lan_port_settings` (Get venue AP per-model LAN port settings).
@@ -1707,7 +1707,7 @@ static GET_VENUE_AP_MODEL_LAN_PORT_SETTINGS: ruckus_one_runtime::Operation = ruc
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApModelLanPortSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApModelLanPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1750,18 +1750,18 @@ impl<'a> GetVenueApModelLanPortSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AP_MODEL_LAN_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_MODEL_LAN_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_model_lan_port_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apModelLanPortSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApModelSettingsClient::update_venue_ap_model_lan_port_settings` (Update venue AP per-model LAN port settings).
@@ -1771,7 +1771,7 @@ static UPDATE_VENUE_AP_MODEL_LAN_PORT_SETTINGS: ruckus_one_runtime::Operation = 
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApModelLanPortSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApModelLanPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1820,22 +1820,22 @@ impl<'a> UpdateVenueApModelLanPortSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_VENUE_AP_MODEL_LED_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_MODEL_LED_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_model_led_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apModelLedSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_model_led_settings`; the first is the default.
@@ -1851,7 +1851,7 @@ pub type GetVenueApModelLedSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApModelLedSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApModelLedSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1903,22 +1903,22 @@ impl<'a> GetVenueApModelLedSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AP_MODEL_LED_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_MODEL_LED_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_model_led_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apModelLedSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_model_led_settings`; the first is the default.
@@ -1934,7 +1934,7 @@ pub type UpdateVenueApModelLedSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApModelLedSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApModelLedSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2013,22 +2013,22 @@ impl<'a> UpdateVenueApModelLedSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_AP_MODEL_USB_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_MODEL_USB_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_model_usb_port_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apModelUsbPortSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_model_usb_port_settings`; the first is the default.
@@ -2044,7 +2044,7 @@ pub type GetVenueApModelUsbPortSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApModelUsbPortSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApModelUsbPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2093,22 +2093,22 @@ impl<'a> GetVenueApModelUsbPortSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AP_MODEL_USB_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_MODEL_USB_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_model_usb_port_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apModelUsbPortSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_model_usb_port_settings`; the first is the default.
@@ -2124,7 +2124,7 @@ pub type UpdateVenueApModelUsbPortSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApModelUsbPortSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApModelUsbPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2203,22 +2203,22 @@ impl<'a> UpdateVenueApModelUsbPortSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_AP_MODEL_CAPABILITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_MODEL_CAPABILITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_model_capabilities",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apModelCapabilities",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_model_capabilities`; the first is the default.
@@ -2234,7 +2234,7 @@ pub type GetVenueApModelCapabilitiesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApModelCapabilities<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApModelCapabilities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2286,22 +2286,22 @@ impl<'a> GetVenueApModelCapabilities<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_VENUE_AP_MODEL_LAN_PORT_SPECIFIC_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_MODEL_LAN_PORT_SPECIFIC_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_model_lan_port_specific_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apModels/{apModel}/lanPortSpecificSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_model_lan_port_specific_settings`; the first is the default.
@@ -2317,7 +2317,7 @@ pub type GetVenueApModelLanPortSpecificSettingsVersion = super::versions::V1OrJs
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApModelLanPortSpecificSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApModelLanPortSpecificSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2369,22 +2369,22 @@ impl<'a> GetVenueApModelLanPortSpecificSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AP_MODEL_LAN_PORT_SPECIFIC_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_MODEL_LAN_PORT_SPECIFIC_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_model_lan_port_specific_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apModels/{apModel}/lanPortSpecificSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_model_lan_port_specific_settings`; the first is the default.
@@ -2400,7 +2400,7 @@ pub type UpdateVenueApModelLanPortSpecificSettingsVersion = super::versions::V1O
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApModelLanPortSpecificSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApModelLanPortSpecificSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2482,22 +2482,22 @@ impl<'a> UpdateVenueApModelLanPortSpecificSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_AP_MODEL_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_MODEL_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_model_port_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/settings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_model_port_settings`; the first is the default.
@@ -2513,7 +2513,7 @@ pub type GetVenueApModelPortSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApModelPortSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApModelPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2562,22 +2562,22 @@ impl<'a> GetVenueApModelPortSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AP_MODEL_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_MODEL_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_model_port_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/settings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_model_port_settings`; the first is the default.
@@ -2593,7 +2593,7 @@ pub type UpdateVenueApModelPortSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApModelPortSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApModelPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2672,22 +2672,22 @@ impl<'a> UpdateVenueApModelPortSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ADD_ETHERNET_PORT_PROFILE_TO_VENUE_AP_MODEL_LAN_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ADD_ETHERNET_PORT_PROFILE_TO_VENUE_AP_MODEL_LAN_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_ethernet_port_profile_to_venue_ap_model_lan_port",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/ethernetPortProfiles/{ethernetPortProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `add_ethernet_port_profile_to_venue_ap_model_lan_port`; the first is the default.
@@ -2703,7 +2703,7 @@ pub type AddEthernetPortProfileToVenueApModelLanPortVersion = super::versions::V
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddEthernetPortProfileToVenueApModelLanPort<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> AddEthernetPortProfileToVenueApModelLanPort<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2785,22 +2785,22 @@ impl<'a> AddEthernetPortProfileToVenueApModelLanPort<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static REMOVE_ETHERNET_PORT_PROFILE_FROM_VENUE_AP_MODEL_LAN_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static REMOVE_ETHERNET_PORT_PROFILE_FROM_VENUE_AP_MODEL_LAN_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_ethernet_port_profile_from_venue_ap_model_lan_port",
     method: ruckus_one_runtime::Method::Delete,
     path: "/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/ethernetPortProfiles/{ethernetPortProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `remove_ethernet_port_profile_from_venue_ap_model_lan_port`; the first is the default.
@@ -2816,7 +2816,7 @@ pub type RemoveEthernetPortProfileFromVenueApModelLanPortVersion = super::versio
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveEthernetPortProfileFromVenueApModelLanPort<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> RemoveEthernetPortProfileFromVenueApModelLanPort<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2898,18 +2898,18 @@ impl<'a> RemoveEthernetPortProfileFromVenueApModelLanPort<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static LIST_VENUE_AP_MODELS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_VENUE_AP_MODELS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_ap_models",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apModels",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApModelSettingsClient::list_venue_ap_models` (List venue AP models).
@@ -2918,7 +2918,7 @@ static LIST_VENUE_AP_MODELS: ruckus_one_runtime::Operation = ruckus_one_runtime:
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueApModels<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListVenueApModels<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2961,22 +2961,22 @@ impl<'a> ListVenueApModels<'a> {
         self.req.send_json_with_response()
     }
 }
-static DEACTIVATE_CLIENT_ISOLATION_PROFILE_ON_VENUE_AP_MODEL_LAN_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_CLIENT_ISOLATION_PROFILE_ON_VENUE_AP_MODEL_LAN_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_client_isolation_profile_on_venue_ap_model_lan_port",
     method: ruckus_one_runtime::Method::Delete,
     path: "/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/clientIsolationProfiles/{clientIsolationProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_client_isolation_profile_on_venue_ap_model_lan_port`; the first is the default.
@@ -2992,7 +2992,7 @@ pub type DeactivateClientIsolationProfileOnVenueApModelLanPortVersion = super::v
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateClientIsolationProfileOnVenueApModelLanPort<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateClientIsolationProfileOnVenueApModelLanPort<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3076,22 +3076,22 @@ impl<'a> DeactivateClientIsolationProfileOnVenueApModelLanPort<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_CLIENT_ISOLATION_PROFILE_ON_VENUE_AP_MODEL_LAN_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_CLIENT_ISOLATION_PROFILE_ON_VENUE_AP_MODEL_LAN_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_client_isolation_profile_on_venue_ap_model_lan_port",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/clientIsolationProfiles/{clientIsolationProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_client_isolation_profile_on_venue_ap_model_lan_port`; the first is the default.
@@ -3107,7 +3107,7 @@ pub type ActivateClientIsolationProfileOnVenueApModelLanPortVersion = super::ver
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateClientIsolationProfileOnVenueApModelLanPort<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateClientIsolationProfileOnVenueApModelLanPort<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3191,22 +3191,22 @@ impl<'a> ActivateClientIsolationProfileOnVenueApModelLanPort<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DEACTIVATE_SOFT_GRE_PROFILE_ON_VENUE_AP_MODEL_LAN_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_SOFT_GRE_PROFILE_ON_VENUE_AP_MODEL_LAN_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_soft_gre_profile_on_venue_ap_model_lan_port",
     method: ruckus_one_runtime::Method::Delete,
     path: "/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/softGreProfiles/{softGreProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_soft_gre_profile_on_venue_ap_model_lan_port`; the first is the default.
@@ -3222,7 +3222,7 @@ pub type DeactivateSoftGreProfileOnVenueApModelLanPortVersion = super::versions:
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateSoftGreProfileOnVenueApModelLanPort<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateSoftGreProfileOnVenueApModelLanPort<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3306,22 +3306,22 @@ impl<'a> DeactivateSoftGreProfileOnVenueApModelLanPort<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_SOFT_GRE_PROFILE_ON_VENUE_AP_MODEL_LAN_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_SOFT_GRE_PROFILE_ON_VENUE_AP_MODEL_LAN_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_soft_gre_profile_on_venue_ap_model_lan_port",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/softGreProfiles/{softGreProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_soft_gre_profile_on_venue_ap_model_lan_port`; the first is the default.
@@ -3338,7 +3338,7 @@ pub type ActivateSoftGreProfileOnVenueApModelLanPortVersion = super::versions::V
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateSoftGreProfileOnVenueApModelLanPort<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateSoftGreProfileOnVenueApModelLanPort<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).

@@ -27,13 +27,13 @@ impl serde::Serialize for VenueApManagementTrafficVlanSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueApManagementTrafficVlanSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("vlanId", &v.vlan_id);
             w.optional("venueApManagementVlan", &v.venue_ap_management_vlan);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -43,10 +43,10 @@ impl<'de> serde::Deserialize<'de> for VenueApManagementTrafficVlanSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             VenueApManagementTrafficVlanSettings,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = VenueApManagementTrafficVlanSettings {
                 vlan_id: f.optional("vlanId"),
@@ -56,7 +56,7 @@ impl<'de> serde::Deserialize<'de> for VenueApManagementTrafficVlanSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApManagementTrafficVlanSettings"))
     }
 }
@@ -104,13 +104,13 @@ impl serde::Serialize for VenueApManagementTrafficVlanSettingsVenueApManagementV
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueApManagementTrafficVlanSettingsVenueApManagementVlan,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("vlanId", &v.vlan_id);
             w.optional("vlanOverrideEnabled", &v.vlan_override_enabled);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -121,10 +121,10 @@ for VenueApManagementTrafficVlanSettingsVenueApManagementVlan {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             VenueApManagementTrafficVlanSettingsVenueApManagementVlan,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = VenueApManagementTrafficVlanSettingsVenueApManagementVlan {
                 vlan_id: f.optional("vlanId"),
@@ -134,7 +134,7 @@ for VenueApManagementTrafficVlanSettingsVenueApManagementVlan {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| {
                 e.into_error("VenueApManagementTrafficVlanSettingsVenueApManagementVlan")
@@ -185,7 +185,7 @@ impl serde::Serialize for VenueApMeshSettingsV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueApMeshSettingsV1,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("enabled", &v.enabled);
             w.optional("passphrase", &v.passphrase);
@@ -193,7 +193,7 @@ impl serde::Serialize for VenueApMeshSettingsV1 {
             w.optional("ssid", &v.ssid);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -203,8 +203,11 @@ impl<'de> serde::Deserialize<'de> for VenueApMeshSettingsV1 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueApMeshSettingsV1, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            VenueApMeshSettingsV1,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = VenueApMeshSettingsV1 {
                 enabled: f.optional("enabled"),
                 passphrase: f.optional("passphrase"),
@@ -215,7 +218,7 @@ impl<'de> serde::Deserialize<'de> for VenueApMeshSettingsV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApMeshSettingsV1"))
     }
 }
@@ -353,7 +356,7 @@ impl serde::Serialize for VenueApRadio6GHzSettingsV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueApRadio6GHzSettingsV1,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("allowedChannels", &v.allowed_channels);
             w.optional("bssMinRate6G", &v.bss_min_rate6g);
@@ -380,7 +383,7 @@ impl serde::Serialize for VenueApRadio6GHzSettingsV1 {
             w.optional("venueHeight", &v.venue_height);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -390,8 +393,11 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsV1 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueApRadio6GHzSettingsV1, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            VenueApRadio6GHzSettingsV1,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = VenueApRadio6GHzSettingsV1 {
                 allowed_channels: f.optional("allowedChannels"),
                 bss_min_rate6g: f.optional("bssMinRate6G"),
@@ -416,7 +422,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApRadio6GHzSettingsV1"))
     }
 }
@@ -560,7 +566,7 @@ impl serde::Serialize for VenueApRadioSettingsV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueApRadioSettingsV1,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("radioParams24G", &v.radio_params24g);
             w.optional("radioParams50G", &v.radio_params50g);
@@ -568,7 +574,7 @@ impl serde::Serialize for VenueApRadioSettingsV1 {
             w.optional("radioParamsDual5G", &v.radio_params_dual5g);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -578,8 +584,11 @@ impl<'de> serde::Deserialize<'de> for VenueApRadioSettingsV1 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueApRadioSettingsV1, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            VenueApRadioSettingsV1,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = VenueApRadioSettingsV1 {
                 radio_params24g: f.optional("radioParams24G"),
                 radio_params50g: f.optional("radioParams50G"),
@@ -590,7 +599,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRadioSettingsV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApRadioSettingsV1"))
     }
 }
@@ -657,12 +666,12 @@ impl serde::Serialize for VenueApTlsKeyEnhancedModeSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueApTlsKeyEnhancedModeSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("tlsKeyEnhancedModeEnabled", &v.tls_key_enhanced_mode_enabled);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -672,10 +681,10 @@ impl<'de> serde::Deserialize<'de> for VenueApTlsKeyEnhancedModeSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             VenueApTlsKeyEnhancedModeSettings,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = VenueApTlsKeyEnhancedModeSettings {
                 tls_key_enhanced_mode_enabled: f.optional("tlsKeyEnhancedModeEnabled"),
@@ -684,7 +693,7 @@ impl<'de> serde::Deserialize<'de> for VenueApTlsKeyEnhancedModeSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApTlsKeyEnhancedModeSettings"))
     }
 }
@@ -740,7 +749,7 @@ impl<'a> VenueApSettingsClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueApBssColoringSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_BSS_COLORING_SETTINGS,
             &[venue_id],
@@ -768,7 +777,7 @@ impl<'a> VenueApSettingsClient<'a> {
         venue_id: &str,
         body: &super::common::VenueApBssColoringSettings,
     ) -> UpdateVenueApBssColoringSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_BSS_COLORING_SETTINGS,
             &[venue_id],
@@ -794,7 +803,7 @@ impl<'a> VenueApSettingsClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueApCellularSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_CELLULAR_SETTINGS,
             &[venue_id],
@@ -820,7 +829,7 @@ impl<'a> VenueApSettingsClient<'a> {
         venue_id: &str,
         body: &super::common::VenueApCellularSettings,
     ) -> UpdateVenueApCellularSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_CELLULAR_SETTINGS,
             &[venue_id],
@@ -846,7 +855,7 @@ impl<'a> VenueApSettingsClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueApClientAdmissionControlSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS,
             &[venue_id],
@@ -874,7 +883,7 @@ impl<'a> VenueApSettingsClient<'a> {
         venue_id: &str,
         body: &super::common::VenueApClientAdmissionControlSettings,
     ) -> UpdateVenueApClientAdmissionControlSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS,
             &[venue_id],
@@ -900,7 +909,7 @@ impl<'a> VenueApSettingsClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueApDirectedMulticastSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_DIRECTED_MULTICAST_SETTINGS,
             &[venue_id],
@@ -928,7 +937,7 @@ impl<'a> VenueApSettingsClient<'a> {
         venue_id: &str,
         body: &super::common::VenueApDirectedMulticastSettings,
     ) -> UpdateVenueApDirectedMulticastSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_DIRECTED_MULTICAST_SETTINGS,
             &[venue_id],
@@ -954,7 +963,7 @@ impl<'a> VenueApSettingsClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueApDosProtectionSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_DOS_PROTECTION_SETTINGS,
             &[venue_id],
@@ -982,7 +991,7 @@ impl<'a> VenueApSettingsClient<'a> {
         venue_id: &str,
         body: &super::common::VenueApDosProtectionSettings,
     ) -> UpdateVenueApDosProtectionSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_DOS_PROTECTION_SETTINGS,
             &[venue_id],
@@ -1010,7 +1019,7 @@ impl<'a> VenueApSettingsClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueApIotSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_IOT_SETTINGS,
             &[venue_id],
@@ -1036,7 +1045,7 @@ impl<'a> VenueApSettingsClient<'a> {
         &self,
         venue_id: &str,
     ) -> UpdateVenueApIotSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_IOT_SETTINGS,
             &[venue_id],
@@ -1061,7 +1070,7 @@ impl<'a> VenueApSettingsClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueApIpModeSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_IP_MODE_SETTINGS,
             &[venue_id],
@@ -1087,7 +1096,7 @@ impl<'a> VenueApSettingsClient<'a> {
         &self,
         venue_id: &str,
     ) -> UpdateVenueApIpModeSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_IP_MODE_SETTINGS,
             &[venue_id],
@@ -1110,7 +1119,7 @@ impl<'a> VenueApSettingsClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueApLoadBalancingSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_LOAD_BALANCING_SETTINGS,
             &[venue_id],
@@ -1138,7 +1147,7 @@ impl<'a> VenueApSettingsClient<'a> {
         venue_id: &str,
         body: &super::common::VenueApLoadBalancingSettings,
     ) -> UpdateVenueApLoadBalancingSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_LOAD_BALANCING_SETTINGS,
             &[venue_id],
@@ -1164,7 +1173,7 @@ impl<'a> VenueApSettingsClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueApManagementTrafficVlanSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS,
             &[venue_id],
@@ -1192,7 +1201,7 @@ impl<'a> VenueApSettingsClient<'a> {
         venue_id: &str,
         body: &VenueApManagementTrafficVlanSettings,
     ) -> UpdateVenueApManagementTrafficVlanSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS,
             &[venue_id],
@@ -1218,7 +1227,7 @@ impl<'a> VenueApSettingsClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueApMeshSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_MESH_SETTINGS,
             &[venue_id],
@@ -1241,7 +1250,7 @@ impl<'a> VenueApSettingsClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueApMeshSettingsV1<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_MESH_SETTINGS_V1,
             &[venue_id],
@@ -1267,7 +1276,7 @@ impl<'a> VenueApSettingsClient<'a> {
         venue_id: &str,
         body: &super::common::VenueApMeshSettings,
     ) -> UpdateVenueApMeshSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_MESH_SETTINGS,
             &[venue_id],
@@ -1294,7 +1303,7 @@ impl<'a> VenueApSettingsClient<'a> {
         venue_id: &str,
         body: &VenueApMeshSettingsV1,
     ) -> UpdateVenueApMeshSettingsV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_MESH_SETTINGS_V1,
             &[venue_id],
@@ -1318,7 +1327,7 @@ impl<'a> VenueApSettingsClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueApMulticastDnsFencingSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_MULTICAST_DNS_FENCING_SETTINGS,
             &[venue_id],
@@ -1346,7 +1355,7 @@ impl<'a> VenueApSettingsClient<'a> {
         venue_id: &str,
         body: &super::common::VenueApMulticastDnsFencingSettings,
     ) -> UpdateVenueApMulticastDnsFencingSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_MULTICAST_DNS_FENCING_SETTINGS,
             &[venue_id],
@@ -1376,7 +1385,7 @@ impl<'a> VenueApSettingsClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueApRadioSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_RADIO_SETTINGS,
             &[venue_id],
@@ -1403,7 +1412,7 @@ impl<'a> VenueApSettingsClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueApRadioSettingsV1<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_RADIO_SETTINGS_V1,
             &[venue_id],
@@ -1432,7 +1441,7 @@ impl<'a> VenueApSettingsClient<'a> {
         venue_id: &str,
         body: &super::common::VenueApRadioSettings,
     ) -> UpdateVenueApRadioSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_RADIO_SETTINGS,
             &[venue_id],
@@ -1462,7 +1471,7 @@ impl<'a> VenueApSettingsClient<'a> {
         venue_id: &str,
         body: &VenueApRadioSettingsV1,
     ) -> UpdateVenueApRadioSettingsV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_RADIO_SETTINGS_V1,
             &[venue_id],
@@ -1488,7 +1497,7 @@ impl<'a> VenueApSettingsClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueApRadiusOptions<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_RADIUS_OPTIONS,
             &[venue_id],
@@ -1514,7 +1523,7 @@ impl<'a> VenueApSettingsClient<'a> {
         venue_id: &str,
         body: &super::common::VenueApRadiusOptionSettings,
     ) -> UpdateVenueApRadiusOptions<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_RADIUS_OPTIONS,
             &[venue_id],
@@ -1538,7 +1547,7 @@ impl<'a> VenueApSettingsClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueApRebootTimeoutSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_REBOOT_TIMEOUT_SETTINGS,
             &[venue_id],
@@ -1566,7 +1575,7 @@ impl<'a> VenueApSettingsClient<'a> {
         venue_id: &str,
         body: &super::common::VenueApRebootTimeoutSettings,
     ) -> UpdateVenueApRebootTimeoutSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_REBOOT_TIMEOUT_SETTINGS,
             &[venue_id],
@@ -1592,7 +1601,7 @@ impl<'a> VenueApSettingsClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueApSmartMonitorSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_SMART_MONITOR_SETTINGS,
             &[venue_id],
@@ -1620,7 +1629,7 @@ impl<'a> VenueApSettingsClient<'a> {
         venue_id: &str,
         body: &super::common::VenueApSmartMonitorSettings,
     ) -> UpdateVenueApSmartMonitorSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_SMART_MONITOR_SETTINGS,
             &[venue_id],
@@ -1646,7 +1655,7 @@ impl<'a> VenueApSettingsClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueApTlsKeyEnhancedSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_TLS_KEY_ENHANCED_SETTINGS,
             &[venue_id],
@@ -1674,7 +1683,7 @@ impl<'a> VenueApSettingsClient<'a> {
         venue_id: &str,
         body: &VenueApTlsKeyEnhancedModeSettings,
     ) -> UpdateVenueApTlsKeyEnhancedSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_TLS_KEY_ENHANCED_SETTINGS,
             &[venue_id],
@@ -1685,22 +1694,22 @@ impl<'a> VenueApSettingsClient<'a> {
         }
     }
 }
-static GET_VENUE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_bss_coloring_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apBssColoringSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_bss_coloring_settings`; the first is the default.
@@ -1716,7 +1725,7 @@ pub type GetVenueApBssColoringSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApBssColoringSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApBssColoringSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1768,22 +1777,22 @@ impl<'a> GetVenueApBssColoringSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_bss_coloring_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apBssColoringSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_bss_coloring_settings`; the first is the default.
@@ -1799,7 +1808,7 @@ pub type UpdateVenueApBssColoringSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApBssColoringSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApBssColoringSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1878,22 +1887,22 @@ impl<'a> UpdateVenueApBssColoringSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_AP_CELLULAR_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_CELLULAR_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_cellular_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apCellularSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_cellular_settings`; the first is the default.
@@ -1909,7 +1918,7 @@ pub type GetVenueApCellularSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApCellularSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApCellularSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1961,22 +1970,22 @@ impl<'a> GetVenueApCellularSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AP_CELLULAR_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_CELLULAR_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_cellular_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apCellularSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_cellular_settings`; the first is the default.
@@ -1992,7 +2001,7 @@ pub type UpdateVenueApCellularSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApCellularSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApCellularSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2071,22 +2080,22 @@ impl<'a> UpdateVenueApCellularSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_client_admission_control_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apClientAdmissionControlSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_client_admission_control_settings`; the first is the default.
@@ -2102,7 +2111,7 @@ pub type GetVenueApClientAdmissionControlSettingsVersion = super::versions::V1Or
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApClientAdmissionControlSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApClientAdmissionControlSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2159,22 +2168,22 @@ impl<'a> GetVenueApClientAdmissionControlSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_client_admission_control_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apClientAdmissionControlSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_client_admission_control_settings`; the first is the default.
@@ -2190,7 +2199,7 @@ pub type UpdateVenueApClientAdmissionControlSettingsVersion = super::versions::V
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApClientAdmissionControlSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApClientAdmissionControlSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2272,22 +2281,22 @@ impl<'a> UpdateVenueApClientAdmissionControlSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_directed_multicast_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apDirectedMulticastSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_directed_multicast_settings`; the first is the default.
@@ -2303,7 +2312,7 @@ pub type GetVenueApDirectedMulticastSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApDirectedMulticastSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApDirectedMulticastSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2360,22 +2369,22 @@ impl<'a> GetVenueApDirectedMulticastSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_directed_multicast_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apDirectedMulticastSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_directed_multicast_settings`; the first is the default.
@@ -2391,7 +2400,7 @@ pub type UpdateVenueApDirectedMulticastSettingsVersion = super::versions::V1OrJs
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApDirectedMulticastSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApDirectedMulticastSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2473,22 +2482,22 @@ impl<'a> UpdateVenueApDirectedMulticastSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_AP_DOS_PROTECTION_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_DOS_PROTECTION_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_dos_protection_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apDosProtectionSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_dos_protection_settings`; the first is the default.
@@ -2504,7 +2513,7 @@ pub type GetVenueApDosProtectionSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApDosProtectionSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApDosProtectionSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2556,22 +2565,22 @@ impl<'a> GetVenueApDosProtectionSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AP_DOS_PROTECTION_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_DOS_PROTECTION_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_dos_protection_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apDosProtectionSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_dos_protection_settings`; the first is the default.
@@ -2587,7 +2596,7 @@ pub type UpdateVenueApDosProtectionSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApDosProtectionSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApDosProtectionSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2669,18 +2678,18 @@ impl<'a> UpdateVenueApDosProtectionSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_AP_IOT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_IOT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_iot_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apIotSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApSettingsClient::get_venue_ap_iot_settings` (Get venue AP IoT settings).
@@ -2689,7 +2698,7 @@ static GET_VENUE_AP_IOT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_run
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApIotSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApIotSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2732,18 +2741,18 @@ impl<'a> GetVenueApIotSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AP_IOT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_IOT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_iot_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apIotSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApSettingsClient::update_venue_ap_iot_settings` (Update venue AP IoT settings).
@@ -2753,7 +2762,7 @@ static UPDATE_VENUE_AP_IOT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApIotSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApIotSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2802,18 +2811,18 @@ impl<'a> UpdateVenueApIotSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_VENUE_AP_IP_MODE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_IP_MODE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_ip_mode_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apIpModeSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApSettingsClient::get_venue_ap_ip_mode_settings` (Get venue AP IP mode settings).
@@ -2822,7 +2831,7 @@ static GET_VENUE_AP_IP_MODE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApIpModeSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApIpModeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2865,18 +2874,18 @@ impl<'a> GetVenueApIpModeSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AP_IP_MODE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_IP_MODE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_ip_mode_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apIpModeSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApSettingsClient::update_venue_ap_ip_mode_settings` (Update venue AP IP mode settings).
@@ -2886,7 +2895,7 @@ static UPDATE_VENUE_AP_IP_MODE_SETTINGS: ruckus_one_runtime::Operation = ruckus_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApIpModeSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApIpModeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2935,22 +2944,22 @@ impl<'a> UpdateVenueApIpModeSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_VENUE_AP_LOAD_BALANCING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_LOAD_BALANCING_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_load_balancing_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apLoadBalancingSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_load_balancing_settings`; the first is the default.
@@ -2966,7 +2975,7 @@ pub type GetVenueApLoadBalancingSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApLoadBalancingSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApLoadBalancingSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3018,22 +3027,22 @@ impl<'a> GetVenueApLoadBalancingSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AP_LOAD_BALANCING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_LOAD_BALANCING_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_load_balancing_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apLoadBalancingSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_load_balancing_settings`; the first is the default.
@@ -3049,7 +3058,7 @@ pub type UpdateVenueApLoadBalancingSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApLoadBalancingSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApLoadBalancingSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3131,22 +3140,22 @@ impl<'a> UpdateVenueApLoadBalancingSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_management_traffic_vlan_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apManagementTrafficVlanSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_management_traffic_vlan_settings`; the first is the default.
@@ -3162,7 +3171,7 @@ pub type GetVenueApManagementTrafficVlanSettingsVersion = super::versions::V1OrJ
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApManagementTrafficVlanSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApManagementTrafficVlanSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3214,22 +3223,22 @@ impl<'a> GetVenueApManagementTrafficVlanSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_management_traffic_vlan_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apManagementTrafficVlanSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_management_traffic_vlan_settings`; the first is the default.
@@ -3245,7 +3254,7 @@ pub type UpdateVenueApManagementTrafficVlanSettingsVersion = super::versions::V1
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApManagementTrafficVlanSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApManagementTrafficVlanSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3327,22 +3336,22 @@ impl<'a> UpdateVenueApManagementTrafficVlanSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_AP_MESH_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_MESH_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_mesh_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apMeshSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_mesh_settings`; the first is the default.
@@ -3358,7 +3367,7 @@ pub type GetVenueApMeshSettingsVersion = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApMeshSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApMeshSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3407,18 +3416,18 @@ impl<'a> GetVenueApMeshSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_VENUE_AP_MESH_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_MESH_SETTINGS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_mesh_settings_v1",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apMeshSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApSettingsClient::get_venue_ap_mesh_settings_v1` (Get venue AP mesh settings (v1)).
@@ -3427,7 +3436,7 @@ static GET_VENUE_AP_MESH_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_one
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApMeshSettingsV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApMeshSettingsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3470,22 +3479,22 @@ impl<'a> GetVenueApMeshSettingsV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AP_MESH_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_MESH_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_mesh_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apMeshSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_mesh_settings`; the first is the default.
@@ -3501,7 +3510,7 @@ pub type UpdateVenueApMeshSettingsVersion = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApMeshSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApMeshSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3580,18 +3589,18 @@ impl<'a> UpdateVenueApMeshSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static UPDATE_VENUE_AP_MESH_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_MESH_SETTINGS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_mesh_settings_v1",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apMeshSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApSettingsClient::update_venue_ap_mesh_settings_v1` (Update venue AP mesh settings (v1)).
@@ -3600,7 +3609,7 @@ static UPDATE_VENUE_AP_MESH_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApMeshSettingsV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApMeshSettingsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3673,22 +3682,22 @@ impl<'a> UpdateVenueApMeshSettingsV1<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_AP_MULTICAST_DNS_FENCING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_MULTICAST_DNS_FENCING_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_multicast_dns_fencing_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apMulticastDnsFencingSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_multicast_dns_fencing_settings`; the first is the default.
@@ -3704,7 +3713,7 @@ pub type GetVenueApMulticastDnsFencingSettingsVersion = super::versions::V1OrJso
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApMulticastDnsFencingSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApMulticastDnsFencingSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3761,22 +3770,22 @@ impl<'a> GetVenueApMulticastDnsFencingSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AP_MULTICAST_DNS_FENCING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_MULTICAST_DNS_FENCING_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_multicast_dns_fencing_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apMulticastDnsFencingSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_multicast_dns_fencing_settings`; the first is the default.
@@ -3792,7 +3801,7 @@ pub type UpdateVenueApMulticastDnsFencingSettingsVersion = super::versions::V1Or
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApMulticastDnsFencingSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApMulticastDnsFencingSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3874,22 +3883,22 @@ impl<'a> UpdateVenueApMulticastDnsFencingSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_AP_RADIO_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_RADIO_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_radio_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apRadioSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_radio_settings`; the first is the default.
@@ -3906,7 +3915,7 @@ pub type GetVenueApRadioSettingsVersion = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApRadioSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApRadioSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3964,18 +3973,18 @@ impl<'a> GetVenueApRadioSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_VENUE_AP_RADIO_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_RADIO_SETTINGS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_radio_settings_v1",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apRadioSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApSettingsClient::get_venue_ap_radio_settings_v1` (Get venue AP radio settings (v1)).
@@ -3985,7 +3994,7 @@ static GET_VENUE_AP_RADIO_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_on
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApRadioSettingsV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApRadioSettingsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4037,22 +4046,22 @@ impl<'a> GetVenueApRadioSettingsV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AP_RADIO_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_RADIO_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_radio_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apRadioSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_radio_settings`; the first is the default.
@@ -4068,7 +4077,7 @@ pub type UpdateVenueApRadioSettingsVersion = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApRadioSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApRadioSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4147,18 +4156,18 @@ impl<'a> UpdateVenueApRadioSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static UPDATE_VENUE_AP_RADIO_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_RADIO_SETTINGS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_radio_settings_v1",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apRadioSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApSettingsClient::update_venue_ap_radio_settings_v1` (Update venue AP radio settings (v1)).
@@ -4167,7 +4176,7 @@ static UPDATE_VENUE_AP_RADIO_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApRadioSettingsV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApRadioSettingsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4240,22 +4249,22 @@ impl<'a> UpdateVenueApRadioSettingsV1<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_AP_RADIUS_OPTIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_RADIUS_OPTIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_radius_options",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apRadiusOptions",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_radius_options`; the first is the default.
@@ -4271,7 +4280,7 @@ pub type GetVenueApRadiusOptionsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApRadiusOptions<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApRadiusOptions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4323,22 +4332,22 @@ impl<'a> GetVenueApRadiusOptions<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AP_RADIUS_OPTIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_RADIUS_OPTIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_radius_options",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apRadiusOptions",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_radius_options`; the first is the default.
@@ -4354,7 +4363,7 @@ pub type UpdateVenueApRadiusOptionsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApRadiusOptions<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApRadiusOptions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4433,22 +4442,22 @@ impl<'a> UpdateVenueApRadiusOptions<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_AP_REBOOT_TIMEOUT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_REBOOT_TIMEOUT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_reboot_timeout_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apRebootTimeoutSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_reboot_timeout_settings`; the first is the default.
@@ -4464,7 +4473,7 @@ pub type GetVenueApRebootTimeoutSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApRebootTimeoutSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApRebootTimeoutSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4516,22 +4525,22 @@ impl<'a> GetVenueApRebootTimeoutSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AP_REBOOT_TIMEOUT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_REBOOT_TIMEOUT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_reboot_timeout_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apRebootTimeoutSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_reboot_timeout_settings`; the first is the default.
@@ -4547,7 +4556,7 @@ pub type UpdateVenueApRebootTimeoutSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApRebootTimeoutSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApRebootTimeoutSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4629,22 +4638,22 @@ impl<'a> UpdateVenueApRebootTimeoutSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_smart_monitor_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apSmartMonitorSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_smart_monitor_settings`; the first is the default.
@@ -4660,7 +4669,7 @@ pub type GetVenueApSmartMonitorSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApSmartMonitorSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApSmartMonitorSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4712,22 +4721,22 @@ impl<'a> GetVenueApSmartMonitorSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_smart_monitor_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apSmartMonitorSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_smart_monitor_settings`; the first is the default.
@@ -4743,7 +4752,7 @@ pub type UpdateVenueApSmartMonitorSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApSmartMonitorSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApSmartMonitorSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4822,22 +4831,22 @@ impl<'a> UpdateVenueApSmartMonitorSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_AP_TLS_KEY_ENHANCED_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_TLS_KEY_ENHANCED_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_tls_key_enhanced_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/apTlsKeyEnhancedSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_tls_key_enhanced_settings`; the first is the default.
@@ -4853,7 +4862,7 @@ pub type GetVenueApTlsKeyEnhancedSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApTlsKeyEnhancedSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApTlsKeyEnhancedSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4902,22 +4911,22 @@ impl<'a> GetVenueApTlsKeyEnhancedSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AP_TLS_KEY_ENHANCED_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_TLS_KEY_ENHANCED_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_tls_key_enhanced_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/apTlsKeyEnhancedSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_tls_key_enhanced_settings`; the first is the default.
@@ -4933,7 +4942,7 @@ pub type UpdateVenueApTlsKeyEnhancedSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApTlsKeyEnhancedSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApTlsKeyEnhancedSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).

@@ -43,7 +43,7 @@ pub struct AaaSetting {
 }
 impl serde::Serialize for AaaSetting {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AaaSetting, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &AaaSetting, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.optional("authnEnabledSsh", &v.authn_enabled_ssh);
             w.optional("authnFirstPref", &v.authn_first_pref);
@@ -70,7 +70,7 @@ impl serde::Serialize for AaaSetting {
             w.optional("acctExecThirdServer", &v.acct_exec_third_server);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -80,8 +80,8 @@ impl<'de> serde::Deserialize<'de> for AaaSetting {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AaaSetting, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AaaSetting, ruckus_one_runtime::internal::object::FieldError> {
             let value = AaaSetting {
                 id: f.optional("id"),
                 authn_enabled_ssh: f.optional("authnEnabledSsh"),
@@ -112,7 +112,7 @@ impl<'de> serde::Deserialize<'de> for AaaSetting {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AaaSetting"))
     }
 }
@@ -284,11 +284,14 @@ pub struct ApplyRequest {
 }
 impl serde::Serialize for ApplyRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApplyRequest, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApplyRequest,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("overrides", &v.overrides);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -298,8 +301,8 @@ impl<'de> serde::Deserialize<'de> for ApplyRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApplyRequest, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApplyRequest, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApplyRequest {
                 overrides: f.optional("overrides"),
                 additional_fields: f.rest(),
@@ -307,7 +310,7 @@ impl<'de> serde::Deserialize<'de> for ApplyRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApplyRequest"))
     }
 }
@@ -343,12 +346,12 @@ impl serde::Serialize for ApplyTemplateResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ApplyTemplateResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("requestId", &v.request_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -358,8 +361,11 @@ impl<'de> serde::Deserialize<'de> for ApplyTemplateResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApplyTemplateResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ApplyTemplateResponse,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ApplyTemplateResponse {
                 request_id: f.optional("requestId"),
                 additional_fields: f.rest(),
@@ -367,7 +373,7 @@ impl<'de> serde::Deserialize<'de> for ApplyTemplateResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApplyTemplateResponse"))
     }
 }
@@ -402,12 +408,12 @@ pub struct DiffData {
 }
 impl serde::Serialize for DiffData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DiffData, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &DiffData, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("path", &v.path);
             w.optional("data", &v.data);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -417,8 +423,8 @@ impl<'de> serde::Deserialize<'de> for DiffData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DiffData, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<DiffData, ruckus_one_runtime::internal::object::FieldError> {
             let value = DiffData {
                 path: f.optional("path"),
                 data: f.optional("data"),
@@ -427,7 +433,7 @@ impl<'de> serde::Deserialize<'de> for DiffData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DiffData"))
     }
 }
@@ -468,12 +474,12 @@ pub struct DiffReport {
 }
 impl serde::Serialize for DiffReport {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DiffReport, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &DiffReport, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("diffName", &v.diff_name);
             w.optional("diffData", &v.diff_data);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -483,8 +489,8 @@ impl<'de> serde::Deserialize<'de> for DiffReport {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DiffReport, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<DiffReport, ruckus_one_runtime::internal::object::FieldError> {
             let value = DiffReport {
                 diff_name: f.optional("diffName"),
                 diff_data: f.optional("diffData"),
@@ -493,7 +499,7 @@ impl<'de> serde::Deserialize<'de> for DiffReport {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DiffReport"))
     }
 }
@@ -534,12 +540,15 @@ pub struct DriftInstance {
 }
 impl serde::Serialize for DriftInstance {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DriftInstance, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DriftInstance,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("tenantId", &v.tenant_id);
             w.optional("instanceId", &v.instance_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -549,8 +558,8 @@ impl<'de> serde::Deserialize<'de> for DriftInstance {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DriftInstance, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<DriftInstance, ruckus_one_runtime::internal::object::FieldError> {
             let value = DriftInstance {
                 tenant_id: f.optional("tenantId"),
                 instance_id: f.optional("instanceId"),
@@ -559,7 +568,7 @@ impl<'de> serde::Deserialize<'de> for DriftInstance {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DriftInstance"))
     }
 }
@@ -603,14 +612,14 @@ impl serde::Serialize for DriftInstanceResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &DriftInstanceResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("data", &v.data);
             w.optional("page", &v.page);
             w.optional("totalCount", &v.total_count);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -620,8 +629,11 @@ impl<'de> serde::Deserialize<'de> for DriftInstanceResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DriftInstanceResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            DriftInstanceResponse,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = DriftInstanceResponse {
                 data: f.optional("data"),
                 page: f.optional("page"),
@@ -631,7 +643,7 @@ impl<'de> serde::Deserialize<'de> for DriftInstanceResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DriftInstanceResponse"))
     }
 }
@@ -677,11 +689,14 @@ pub struct EnforceRequest {
 }
 impl serde::Serialize for EnforceRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &EnforceRequest, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &EnforceRequest,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("isEnforced", &v.is_enforced);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -691,8 +706,8 @@ impl<'de> serde::Deserialize<'de> for EnforceRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EnforceRequest, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<EnforceRequest, ruckus_one_runtime::internal::object::FieldError> {
             let value = EnforceRequest {
                 is_enforced: f.optional("isEnforced"),
                 additional_fields: f.rest(),
@@ -700,7 +715,7 @@ impl<'de> serde::Deserialize<'de> for EnforceRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EnforceRequest"))
     }
 }
@@ -753,7 +768,10 @@ pub struct HierarchyNode {
 }
 impl serde::Serialize for HierarchyNode {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &HierarchyNode, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &HierarchyNode,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.optional("templateType", &v.template_type);
@@ -776,7 +794,7 @@ impl serde::Serialize for HierarchyNode {
             w.optional("supportsChildren", &v.supports_children);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -786,8 +804,8 @@ impl<'de> serde::Deserialize<'de> for HierarchyNode {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<HierarchyNode, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<HierarchyNode, ruckus_one_runtime::internal::object::FieldError> {
             let value = HierarchyNode {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -814,7 +832,7 @@ impl<'de> serde::Deserialize<'de> for HierarchyNode {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("HierarchyNode"))
     }
 }
@@ -1119,7 +1137,7 @@ impl serde::Serialize for HierarchyQueryResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &HierarchyQueryResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -1129,7 +1147,7 @@ impl serde::Serialize for HierarchyQueryResponse {
             w.optional("data", &v.data);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1139,8 +1157,11 @@ impl<'de> serde::Deserialize<'de> for HierarchyQueryResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<HierarchyQueryResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            HierarchyQueryResponse,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = HierarchyQueryResponse {
                 fields: f.optional("fields"),
                 total_count: f.optional("totalCount"),
@@ -1153,7 +1174,7 @@ impl<'de> serde::Deserialize<'de> for HierarchyQueryResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("HierarchyQueryResponse"))
     }
 }
@@ -1231,7 +1252,10 @@ pub struct TemplateData {
 }
 impl serde::Serialize for TemplateData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &TemplateData, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &TemplateData,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.optional("type", &v.type_);
@@ -1249,7 +1273,7 @@ impl serde::Serialize for TemplateData {
             w.optional("appliedOnInstances", &v.applied_on_instances);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1259,8 +1283,8 @@ impl<'de> serde::Deserialize<'de> for TemplateData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<TemplateData, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<TemplateData, ruckus_one_runtime::internal::object::FieldError> {
             let value = TemplateData {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -1282,7 +1306,7 @@ impl<'de> serde::Deserialize<'de> for TemplateData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("TemplateData"))
     }
 }
@@ -1407,12 +1431,12 @@ impl serde::Serialize for TemplateInstanceQuery {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &TemplateInstanceQuery,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("filter", &v.filter);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1422,8 +1446,11 @@ impl<'de> serde::Deserialize<'de> for TemplateInstanceQuery {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<TemplateInstanceQuery, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            TemplateInstanceQuery,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = TemplateInstanceQuery {
                 filter: f.optional("filter"),
                 additional_fields: f.rest(),
@@ -1431,7 +1458,7 @@ impl<'de> serde::Deserialize<'de> for TemplateInstanceQuery {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("TemplateInstanceQuery"))
     }
 }
@@ -1470,7 +1497,10 @@ pub struct UpdateVenueSettingBo {
 }
 impl serde::Serialize for UpdateVenueSettingBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &UpdateVenueSettingBo, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &UpdateVenueSettingBo,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("dns", &v.dns);
             w.optional("syslogEnabled", &v.syslog_enabled);
@@ -1479,7 +1509,7 @@ impl serde::Serialize for UpdateVenueSettingBo {
             w.optional("profileId", &v.profile_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1489,8 +1519,11 @@ impl<'de> serde::Deserialize<'de> for UpdateVenueSettingBo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<UpdateVenueSettingBo, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            UpdateVenueSettingBo,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = UpdateVenueSettingBo {
                 id: f.optional("id"),
                 dns: f.optional("dns"),
@@ -1503,7 +1536,7 @@ impl<'de> serde::Deserialize<'de> for UpdateVenueSettingBo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("UpdateVenueSettingBo"))
     }
 }
@@ -1572,7 +1605,10 @@ pub struct VenueTemplate {
 }
 impl serde::Serialize for VenueTemplate {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VenueTemplate, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &VenueTemplate,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("syslogEnabled", &v.syslog_enabled);
             w.optional("syslogPrimaryServer", &v.syslog_primary_server);
@@ -1581,7 +1617,7 @@ impl serde::Serialize for VenueTemplate {
             w.optional("profileId", &v.profile_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1591,8 +1627,8 @@ impl<'de> serde::Deserialize<'de> for VenueTemplate {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueTemplate, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<VenueTemplate, ruckus_one_runtime::internal::object::FieldError> {
             let value = VenueTemplate {
                 id: f.optional("id"),
                 syslog_enabled: f.optional("syslogEnabled"),
@@ -1605,7 +1641,7 @@ impl<'de> serde::Deserialize<'de> for VenueTemplate {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueTemplate"))
     }
 }
@@ -1672,13 +1708,13 @@ impl serde::Serialize for VenueTemplateAaaServerResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueTemplateAaaServerResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1688,10 +1724,10 @@ impl<'de> serde::Deserialize<'de> for VenueTemplateAaaServerResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             VenueTemplateAaaServerResponse,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = VenueTemplateAaaServerResponse {
                 request_id: f.optional("requestId"),
@@ -1701,7 +1737,7 @@ impl<'de> serde::Deserialize<'de> for VenueTemplateAaaServerResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueTemplateAaaServerResponse"))
     }
 }
@@ -1760,7 +1796,7 @@ impl serde::Serialize for VenueTemplateAaaServerView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueTemplateAaaServerView,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
@@ -1775,7 +1811,7 @@ impl serde::Serialize for VenueTemplateAaaServerView {
             w.optional("authPort", &v.auth_port);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1785,8 +1821,11 @@ impl<'de> serde::Deserialize<'de> for VenueTemplateAaaServerView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueTemplateAaaServerView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            VenueTemplateAaaServerView,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = VenueTemplateAaaServerView {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -1804,7 +1843,7 @@ impl<'de> serde::Deserialize<'de> for VenueTemplateAaaServerView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueTemplateAaaServerView"))
     }
 }
@@ -1919,7 +1958,10 @@ pub struct VenueTemplateView {
 }
 impl serde::Serialize for VenueTemplateView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VenueTemplateView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &VenueTemplateView,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.optional("dns", &v.dns);
@@ -1932,7 +1974,7 @@ impl serde::Serialize for VenueTemplateView {
             w.optional("switchCliProfileIds", &v.switch_cli_profile_ids);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1942,8 +1984,11 @@ impl<'de> serde::Deserialize<'de> for VenueTemplateView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueTemplateView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            VenueTemplateView,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = VenueTemplateView {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -1960,7 +2005,7 @@ impl<'de> serde::Deserialize<'de> for VenueTemplateView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueTemplateView"))
     }
 }
@@ -2061,7 +2106,10 @@ pub struct VenueTemplateView2 {
 }
 impl serde::Serialize for VenueTemplateView2 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VenueTemplateView2, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &VenueTemplateView2,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.field("name", &v.name);
             w.optional("description", &v.description);
@@ -2074,7 +2122,7 @@ impl serde::Serialize for VenueTemplateView2 {
             w.optional("updatedDate", &v.updated_date);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2084,8 +2132,11 @@ impl<'de> serde::Deserialize<'de> for VenueTemplateView2 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueTemplateView2, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            VenueTemplateView2,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = VenueTemplateView2 {
                 id: f.optional("id"),
                 name: f.required("name")?,
@@ -2102,7 +2153,7 @@ impl<'de> serde::Deserialize<'de> for VenueTemplateView2 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueTemplateView2"))
     }
 }
@@ -2192,7 +2243,7 @@ pub struct VenueV1 {
 }
 impl serde::Serialize for VenueV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VenueV1, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &VenueV1, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.optional("dns", &v.dns);
@@ -2207,7 +2258,7 @@ impl serde::Serialize for VenueV1 {
             w.optional("switchCliProfileIds", &v.switch_cli_profile_ids);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2217,8 +2268,8 @@ impl<'de> serde::Deserialize<'de> for VenueV1 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueV1, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<VenueV1, ruckus_one_runtime::internal::object::FieldError> {
             let value = VenueV1 {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -2237,7 +2288,7 @@ impl<'de> serde::Deserialize<'de> for VenueV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueV1"))
     }
 }
@@ -2364,7 +2415,7 @@ impl<'a> VenueTemplatesClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueTemplateSwitchSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_SWITCH_SETTINGS,
             &[venue_id],
@@ -2391,7 +2442,7 @@ impl<'a> VenueTemplatesClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueTemplateSwitchSettingsV1<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_SWITCH_SETTINGS_V1,
             &[venue_id],
@@ -2420,7 +2471,7 @@ impl<'a> VenueTemplatesClient<'a> {
         venue_id: &str,
         body: &VenueTemplate,
     ) -> UpdateVenueTemplateSwitchSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_TEMPLATE_SWITCH_SETTINGS,
             &[venue_id],
@@ -2450,7 +2501,7 @@ impl<'a> VenueTemplatesClient<'a> {
         venue_id: &str,
         body: &UpdateVenueSettingBo,
     ) -> UpdateVenueTemplateSwitchSettingsV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_TEMPLATE_SWITCH_SETTINGS_V1,
             &[venue_id],
@@ -2478,7 +2529,7 @@ impl<'a> VenueTemplatesClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueTemplateAaaSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_AAA_SETTINGS,
             &[venue_id],
@@ -2503,7 +2554,7 @@ impl<'a> VenueTemplatesClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueTemplateAaaSettingsV1<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_AAA_SETTINGS_V1,
             &[venue_id],
@@ -2532,7 +2583,7 @@ impl<'a> VenueTemplatesClient<'a> {
         venue_id: &str,
         body: &super::common::AaaSettingView,
     ) -> UpdateVenueTemplateAaaSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_TEMPLATE_AAA_SETTINGS,
             &[venue_id],
@@ -2562,7 +2613,7 @@ impl<'a> VenueTemplatesClient<'a> {
         venue_id: &str,
         body: &super::common::AaaServer,
     ) -> CreateVenueTemplateAaaServer<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_TEMPLATE_AAA_SERVER,
             &[venue_id],
@@ -2592,7 +2643,7 @@ impl<'a> VenueTemplatesClient<'a> {
         venue_id: &str,
         body: &super::common::AaaServerBo,
     ) -> CreateVenueTemplateAaaServerV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_TEMPLATE_AAA_SERVER_V1,
             &[venue_id],
@@ -2626,7 +2677,7 @@ impl<'a> VenueTemplatesClient<'a> {
         venue_id: &str,
         body: &super::common::QueryRequest,
     ) -> QueryVenueTemplateAaaServers<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_VENUE_TEMPLATE_AAA_SERVERS,
             &[venue_id],
@@ -2656,7 +2707,7 @@ impl<'a> VenueTemplatesClient<'a> {
         venue_id: &str,
         aaa_server_id: &str,
     ) -> GetVenueTemplateAaaServer<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_AAA_SERVER,
             &[venue_id, aaa_server_id],
@@ -2685,7 +2736,7 @@ impl<'a> VenueTemplatesClient<'a> {
         aaa_server_id: &str,
         body: &super::common::AaaServer,
     ) -> UpdateVenueTemplateAaaServer<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_TEMPLATE_AAA_SERVER,
             &[venue_id, aaa_server_id],
@@ -2717,7 +2768,7 @@ impl<'a> VenueTemplatesClient<'a> {
         aaa_server_id: &str,
         body: &super::common::AaaServerBo,
     ) -> UpdateVenueTemplateAaaServerV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_TEMPLATE_AAA_SERVER_V1,
             &[venue_id, aaa_server_id],
@@ -2747,7 +2798,7 @@ impl<'a> VenueTemplatesClient<'a> {
         venue_id: &str,
         aaa_server_id: &str,
     ) -> DeleteVenueTemplateAaaServer<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_TEMPLATE_AAA_SERVER,
             &[venue_id, aaa_server_id],
@@ -2775,7 +2826,7 @@ impl<'a> VenueTemplatesClient<'a> {
         template_id: &str,
         body: &super::common::QueryRequest,
     ) -> QueryTemplateDependencies<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_TEMPLATE_DEPENDENCIES,
             &[template_id],
@@ -2806,7 +2857,7 @@ impl<'a> VenueTemplatesClient<'a> {
         template_id: &str,
         body: &TemplateInstanceQuery,
     ) -> QueryTemplateInstances<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_TEMPLATE_INSTANCES,
             &[template_id],
@@ -2833,7 +2884,7 @@ impl<'a> VenueTemplatesClient<'a> {
         template_id: &str,
         body: &EnforceRequest,
     ) -> UpdateTemplateEnforcementSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_TEMPLATE_ENFORCEMENT_SETTINGS,
             &[template_id],
@@ -2863,7 +2914,7 @@ impl<'a> VenueTemplatesClient<'a> {
         tenant_id: &str,
         body: &ApplyRequest,
     ) -> ApplyTemplateToTenant<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &APPLY_TEMPLATE_TO_TENANT,
             &[template_id, tenant_id],
@@ -2889,7 +2940,7 @@ impl<'a> VenueTemplatesClient<'a> {
         template_id: &str,
         tenant_id: &str,
     ) -> GetTemplateTenantDiffReports<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_TEMPLATE_TENANT_DIFF_REPORTS,
             &[template_id, tenant_id],
@@ -2917,7 +2968,7 @@ impl<'a> VenueTemplatesClient<'a> {
         template_id: &str,
         tenant_id: &str,
     ) -> PatchTemplateTenantDiffReports<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_TEMPLATE_TENANT_DIFF_REPORTS,
             &[template_id, tenant_id],
@@ -2943,7 +2994,7 @@ impl<'a> VenueTemplatesClient<'a> {
         &self,
         body: &VenueTemplateView2,
     ) -> CreateVenueTemplate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_TEMPLATE,
             &[],
@@ -2973,7 +3024,7 @@ impl<'a> VenueTemplatesClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryVenueTemplates<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_VENUE_TEMPLATES,
             &[],
@@ -2994,7 +3045,7 @@ impl<'a> VenueTemplatesClient<'a> {
     #[doc(alias = "GET /templates/venues/{venueTemplateId}")]
     #[inline]
     pub fn get_venue_template(&self, venue_template_id: &str) -> GetVenueTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE,
             &[venue_template_id],
@@ -3020,7 +3071,7 @@ impl<'a> VenueTemplatesClient<'a> {
         venue_template_id: &str,
         body: &VenueTemplateView2,
     ) -> UpdateVenueTemplate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_TEMPLATE,
             &[venue_template_id],
@@ -3045,7 +3096,7 @@ impl<'a> VenueTemplatesClient<'a> {
         &self,
         venue_template_id: &str,
     ) -> DeleteVenueTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_TEMPLATE,
             &[venue_template_id],
@@ -3072,7 +3123,7 @@ impl<'a> VenueTemplatesClient<'a> {
         venue_id: &str,
         body: &Vec<String>,
     ) -> DeleteVenueTemplateAaaServers<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_TEMPLATE_AAA_SERVERS,
             &[venue_id],
@@ -3100,27 +3151,31 @@ impl<'a> VenueTemplatesClient<'a> {
         &self,
         body: &super::common::DynamicQueryPayload,
     ) -> GetTemplates<'a> {
-        let mut req = ruckus_one_runtime::Request::new(self.client, &GET_TEMPLATES, &[]);
+        let mut req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &GET_TEMPLATES,
+            &[],
+        );
         req.json(body);
         GetTemplates { req }
     }
 }
-static GET_VENUE_TEMPLATE_SWITCH_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_TEMPLATE_SWITCH_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_switch_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/venues/{venueId}/switchSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `get_venue_template_switch_settings`; the first is the default.
@@ -3136,7 +3191,7 @@ pub type GetVenueTemplateSwitchSettingsVersion = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateSwitchSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueTemplateSwitchSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3185,18 +3240,18 @@ impl<'a> GetVenueTemplateSwitchSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_VENUE_TEMPLATE_SWITCH_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_TEMPLATE_SWITCH_SETTINGS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_switch_settings_v1",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/venues/{venueId}/switchSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `VenueTemplatesClient::get_venue_template_switch_settings_v1` (Get venue template switch settings (v1)).
@@ -3205,7 +3260,7 @@ static GET_VENUE_TEMPLATE_SWITCH_SETTINGS_V1: ruckus_one_runtime::Operation = ru
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateSwitchSettingsV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueTemplateSwitchSettingsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3243,22 +3298,22 @@ impl<'a> GetVenueTemplateSwitchSettingsV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_TEMPLATE_SWITCH_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_TEMPLATE_SWITCH_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_switch_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/venues/{venueId}/switchSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `update_venue_template_switch_settings`; the first is the default.
@@ -3274,7 +3329,7 @@ pub type UpdateVenueTemplateSwitchSettingsVersion = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateSwitchSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueTemplateSwitchSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3323,18 +3378,18 @@ impl<'a> UpdateVenueTemplateSwitchSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_TEMPLATE_SWITCH_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_TEMPLATE_SWITCH_SETTINGS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_switch_settings_v1",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/venues/{venueId}/switchSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `VenueTemplatesClient::update_venue_template_switch_settings_v1` (Update venue template switch settings (v1)).
@@ -3343,7 +3398,7 @@ static UPDATE_VENUE_TEMPLATE_SWITCH_SETTINGS_V1: ruckus_one_runtime::Operation =
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateSwitchSettingsV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueTemplateSwitchSettingsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3381,22 +3436,22 @@ impl<'a> UpdateVenueTemplateSwitchSettingsV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_VENUE_TEMPLATE_AAA_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_TEMPLATE_AAA_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_aaa_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/venues/{venueId}/aaaSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `get_venue_template_aaa_settings`; the first is the default.
@@ -3412,7 +3467,7 @@ pub type GetVenueTemplateAaaSettingsVersion = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateAaaSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueTemplateAaaSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3461,18 +3516,18 @@ impl<'a> GetVenueTemplateAaaSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_VENUE_TEMPLATE_AAA_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_TEMPLATE_AAA_SETTINGS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_aaa_settings_v1",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/venues/{venueId}/aaaSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `VenueTemplatesClient::get_venue_template_aaa_settings_v1` (Get venue template AAA settings (v1)).
@@ -3481,7 +3536,7 @@ static GET_VENUE_TEMPLATE_AAA_SETTINGS_V1: ruckus_one_runtime::Operation = rucku
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateAaaSettingsV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueTemplateAaaSettingsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3524,22 +3579,22 @@ impl<'a> GetVenueTemplateAaaSettingsV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_TEMPLATE_AAA_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_TEMPLATE_AAA_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_aaa_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/venues/{venueId}/aaaSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `update_venue_template_aaa_settings`; the first is the default.
@@ -3555,7 +3610,7 @@ pub type UpdateVenueTemplateAaaSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateAaaSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueTemplateAaaSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3604,22 +3659,22 @@ impl<'a> UpdateVenueTemplateAaaSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_template_aaa_server",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/venues/{venueId}/aaaServers",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `create_venue_template_aaa_server`; the first is the default.
@@ -3635,7 +3690,7 @@ pub type CreateVenueTemplateAaaServerVersion = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueTemplateAaaServer<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateVenueTemplateAaaServer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3684,18 +3739,18 @@ impl<'a> CreateVenueTemplateAaaServer<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_VENUE_TEMPLATE_AAA_SERVER_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_VENUE_TEMPLATE_AAA_SERVER_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_template_aaa_server_v1",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/venues/{venueId}/aaaServers",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `VenueTemplatesClient::create_venue_template_aaa_server_v1` (Create venue template AAA server (v1)).
@@ -3704,7 +3759,7 @@ static CREATE_VENUE_TEMPLATE_AAA_SERVER_V1: ruckus_one_runtime::Operation = ruck
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueTemplateAaaServerV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateVenueTemplateAaaServerV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3747,22 +3802,22 @@ impl<'a> CreateVenueTemplateAaaServerV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_VENUE_TEMPLATE_AAA_SERVERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_VENUE_TEMPLATE_AAA_SERVERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_template_aaa_servers",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/venues/{venueId}/aaaServers/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `query_venue_template_aaa_servers`; the first is the default.
@@ -3778,7 +3833,7 @@ pub type QueryVenueTemplateAaaServersVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueTemplateAaaServers<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryVenueTemplateAaaServers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3793,8 +3848,8 @@ impl<'a> QueryVenueTemplateAaaServers<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -3846,22 +3901,22 @@ impl<'a> QueryVenueTemplateAaaServers<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_aaa_server",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/venues/{venueId}/aaaServers/{aaaServerId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `get_venue_template_aaa_server`; the first is the default.
@@ -3877,7 +3932,7 @@ pub type GetVenueTemplateAaaServerVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateAaaServer<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueTemplateAaaServer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3926,22 +3981,22 @@ impl<'a> GetVenueTemplateAaaServer<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_aaa_server",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/venues/{venueId}/aaaServers/{aaaServerId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `update_venue_template_aaa_server`; the first is the default.
@@ -3957,7 +4012,7 @@ pub type UpdateVenueTemplateAaaServerVersion = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateAaaServer<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueTemplateAaaServer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4006,18 +4061,18 @@ impl<'a> UpdateVenueTemplateAaaServer<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_TEMPLATE_AAA_SERVER_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_TEMPLATE_AAA_SERVER_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_aaa_server_v1",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/venues/{venueId}/aaaServers/{aaaServerId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `VenueTemplatesClient::update_venue_template_aaa_server_v1` (Update venue template AAA server (v1)).
@@ -4026,7 +4081,7 @@ static UPDATE_VENUE_TEMPLATE_AAA_SERVER_V1: ruckus_one_runtime::Operation = ruck
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateAaaServerV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueTemplateAaaServerV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4069,22 +4124,22 @@ impl<'a> UpdateVenueTemplateAaaServerV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_template_aaa_server",
     method: ruckus_one_runtime::Method::Delete,
     path: "/templates/venues/{venueId}/aaaServers/{aaaServerId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `delete_venue_template_aaa_server`; the first is the default.
@@ -4100,7 +4155,7 @@ pub type DeleteVenueTemplateAaaServerVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueTemplateAaaServer<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteVenueTemplateAaaServer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4149,22 +4204,22 @@ impl<'a> DeleteVenueTemplateAaaServer<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_TEMPLATE_DEPENDENCIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_TEMPLATE_DEPENDENCIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_template_dependencies",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/{templateId}/dependencies/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CONFIG_TEMPLATES,
 };
 /// Representations offered by `query_template_dependencies`; the first is the default.
@@ -4180,7 +4235,7 @@ pub type QueryTemplateDependenciesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryTemplateDependencies<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryTemplateDependencies<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4195,8 +4250,8 @@ impl<'a> QueryTemplateDependencies<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -4248,22 +4303,22 @@ impl<'a> QueryTemplateDependencies<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_TEMPLATE_INSTANCES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_TEMPLATE_INSTANCES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_template_instances",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/{templateId}/instances/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CONFIG_TEMPLATES,
 };
 /// Representations offered by `query_template_instances`; the first is the default.
@@ -4280,7 +4335,7 @@ pub type QueryTemplateInstancesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryTemplateInstances<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryTemplateInstances<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4313,8 +4368,8 @@ impl<'a> QueryTemplateInstances<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryParams,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryParams,
         items: "data",
         first_page: 1u32,
     };
@@ -4366,22 +4421,22 @@ impl<'a> QueryTemplateInstances<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_TEMPLATE_ENFORCEMENT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_TEMPLATE_ENFORCEMENT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_template_enforcement_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/{templateId}/enforcementSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CONFIG_TEMPLATES,
 };
 /// Representations offered by `update_template_enforcement_settings`; the first is the default.
@@ -4397,7 +4452,7 @@ pub type UpdateTemplateEnforcementSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateTemplateEnforcementSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateTemplateEnforcementSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4476,22 +4531,22 @@ impl<'a> UpdateTemplateEnforcementSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static APPLY_TEMPLATE_TO_TENANT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static APPLY_TEMPLATE_TO_TENANT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "apply_template_to_tenant",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/{templateId}/tenants/{tenantId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CONFIG_TEMPLATES,
 };
 /// Representations offered by `apply_template_to_tenant`; the first is the default.
@@ -4507,7 +4562,7 @@ pub type ApplyTemplateToTenantVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ApplyTemplateToTenant<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ApplyTemplateToTenant<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4556,22 +4611,22 @@ impl<'a> ApplyTemplateToTenant<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_TEMPLATE_TENANT_DIFF_REPORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_TEMPLATE_TENANT_DIFF_REPORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_template_tenant_diff_reports",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/{templateId}/tenants/{tenantId}/diffReports",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CONFIG_TEMPLATES,
 };
 /// Representations offered by `get_template_tenant_diff_reports`; the first is the default.
@@ -4587,7 +4642,7 @@ pub type GetTemplateTenantDiffReportsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetTemplateTenantDiffReports<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetTemplateTenantDiffReports<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4636,22 +4691,22 @@ impl<'a> GetTemplateTenantDiffReports<'a> {
         self.req.send_json_with_response()
     }
 }
-static PATCH_TEMPLATE_TENANT_DIFF_REPORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static PATCH_TEMPLATE_TENANT_DIFF_REPORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_template_tenant_diff_reports",
     method: ruckus_one_runtime::Method::Patch,
     path: "/templates/{templateId}/tenants/{tenantId}/diffReports",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CONFIG_TEMPLATES,
 };
 /// Representations offered by `patch_template_tenant_diff_reports`; the first is the default.
@@ -4667,7 +4722,7 @@ pub type PatchTemplateTenantDiffReportsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchTemplateTenantDiffReports<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> PatchTemplateTenantDiffReports<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4746,22 +4801,22 @@ impl<'a> PatchTemplateTenantDiffReports<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static CREATE_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_VENUE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_template",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/venues",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VENUE,
 };
 /// Representations offered by `create_venue_template`; the first is the default.
@@ -4777,7 +4832,7 @@ pub type CreateVenueTemplateVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateVenueTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4856,22 +4911,22 @@ impl<'a> CreateVenueTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static QUERY_VENUE_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_VENUE_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_templates",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/venues/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_venue_templates`; the first is the default.
@@ -4887,7 +4942,7 @@ pub type QueryVenueTemplatesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueTemplates<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryVenueTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4902,8 +4957,8 @@ impl<'a> QueryVenueTemplates<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -4955,22 +5010,22 @@ impl<'a> QueryVenueTemplates<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/venues/{venueTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VENUE,
 };
 /// Representations offered by `get_venue_template`; the first is the default.
@@ -4986,7 +5041,7 @@ pub type GetVenueTemplateVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5035,22 +5090,22 @@ impl<'a> GetVenueTemplate<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/venues/{venueTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VENUE,
 };
 /// Representations offered by `update_venue_template`; the first is the default.
@@ -5066,7 +5121,7 @@ pub type UpdateVenueTemplateVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5145,22 +5200,22 @@ impl<'a> UpdateVenueTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_VENUE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_template",
     method: ruckus_one_runtime::Method::Delete,
     path: "/templates/venues/{venueTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VENUE,
 };
 /// Representations offered by `delete_venue_template`; the first is the default.
@@ -5176,7 +5231,7 @@ pub type DeleteVenueTemplateVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteVenueTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5255,22 +5310,22 @@ impl<'a> DeleteVenueTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_VENUE_TEMPLATE_AAA_SERVERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_VENUE_TEMPLATE_AAA_SERVERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_template_aaa_servers",
     method: ruckus_one_runtime::Method::Delete,
     path: "/templates/venues/{venueId}/aaaServers",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `delete_venue_template_aaa_servers`; the first is the default.
@@ -5286,7 +5341,7 @@ pub type DeleteVenueTemplateAaaServersVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueTemplateAaaServers<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteVenueTemplateAaaServers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5335,22 +5390,22 @@ impl<'a> DeleteVenueTemplateAaaServers<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_templates",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `get_templates`; the first is the default.
@@ -5366,7 +5421,7 @@ pub type GetTemplatesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetTemplates<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).

@@ -27,7 +27,10 @@ pub struct VenueLanPort {
 }
 impl serde::Serialize for VenueLanPort {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VenueLanPort, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &VenueLanPort,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("enabled", &v.enabled);
             w.optional("portId", &v.port_id);
             w.field("type", &v.type_);
@@ -35,7 +38,7 @@ impl serde::Serialize for VenueLanPort {
             w.field("vlanMembers", &v.vlan_members);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -45,8 +48,8 @@ impl<'de> serde::Deserialize<'de> for VenueLanPort {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueLanPort, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<VenueLanPort, ruckus_one_runtime::internal::object::FieldError> {
             let value = VenueLanPort {
                 enabled: f.optional("enabled"),
                 port_id: f.optional("portId"),
@@ -58,7 +61,7 @@ impl<'de> serde::Deserialize<'de> for VenueLanPort {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueLanPort"))
     }
 }
@@ -171,7 +174,7 @@ impl serde::Serialize for WifiVenueApModelLanPortSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &WifiVenueApModelLanPortSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("lanPorts", &v.lan_ports);
             w.optional("model", &v.model);
@@ -179,7 +182,7 @@ impl serde::Serialize for WifiVenueApModelLanPortSettings {
             w.optional("poeOut", &v.poe_out);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -189,10 +192,10 @@ impl<'de> serde::Deserialize<'de> for WifiVenueApModelLanPortSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             WifiVenueApModelLanPortSettings,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = WifiVenueApModelLanPortSettings {
                 lan_ports: f.optional("lanPorts"),
@@ -204,7 +207,7 @@ impl<'de> serde::Deserialize<'de> for WifiVenueApModelLanPortSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("WifiVenueApModelLanPortSettings"))
     }
 }
@@ -284,7 +287,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         body: &super::common::DynamicQueryPayload,
     ) -> GetApGroupTemplates<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_AP_GROUP_TEMPLATES,
             &[],
@@ -310,7 +313,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueTemplateApBssColoringSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_AP_BSS_COLORING_SETTINGS,
             &[venue_id],
@@ -340,7 +343,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         venue_id: &str,
         body: &super::common::VenueApBssColoringSettings,
     ) -> UpdateVenueTemplateApBssColoringSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_TEMPLATE_AP_BSS_COLORING_SETTINGS,
             &[venue_id],
@@ -368,7 +371,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueTemplateApCellularSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_AP_CELLULAR_SETTINGS,
             &[venue_id],
@@ -398,7 +401,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         venue_id: &str,
         body: &super::common::VenueApCellularSettings,
     ) -> UpdateVenueTemplateApCellularSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_TEMPLATE_AP_CELLULAR_SETTINGS,
             &[venue_id],
@@ -426,7 +429,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueTemplateApClientAdmissionControlSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS,
             &[venue_id],
@@ -456,7 +459,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         venue_id: &str,
         body: &super::common::VenueApClientAdmissionControlSettings,
     ) -> UpdateVenueTemplateApClientAdmissionControlSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_TEMPLATE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS,
             &[venue_id],
@@ -484,7 +487,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueTemplateApDirectedMulticastSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_AP_DIRECTED_MULTICAST_SETTINGS,
             &[venue_id],
@@ -514,7 +517,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         venue_id: &str,
         body: &super::common::VenueApDirectedMulticastSettings,
     ) -> UpdateVenueTemplateApDirectedMulticastSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_TEMPLATE_AP_DIRECTED_MULTICAST_SETTINGS,
             &[venue_id],
@@ -542,7 +545,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueTemplateApDosProtectionSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_AP_DOS_PROTECTION_SETTINGS,
             &[venue_id],
@@ -572,7 +575,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         venue_id: &str,
         body: &super::common::VenueApDosProtectionSettings,
     ) -> UpdateVenueTemplateApDosProtectionSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_TEMPLATE_AP_DOS_PROTECTION_SETTINGS,
             &[venue_id],
@@ -603,7 +606,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         venue_id: &str,
         body: &super::common::VenueApGroup,
     ) -> AddVenueApGroupTemplate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_VENUE_AP_GROUP_TEMPLATE,
             &[venue_id],
@@ -632,7 +635,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         venue_id: &str,
         ap_group_id: &str,
     ) -> DeleteVenueApGroupTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_AP_GROUP_TEMPLATE,
             &[venue_id, ap_group_id],
@@ -659,7 +662,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         venue_id: &str,
         ap_group_id: &str,
     ) -> GetVenueApGroupTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_GROUP_TEMPLATE,
             &[venue_id, ap_group_id],
@@ -689,7 +692,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         ap_group_id: &str,
         body: &super::common::VenueApGroup,
     ) -> UpdateVenueApGroupTemplate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_GROUP_TEMPLATE,
             &[venue_id, ap_group_id],
@@ -720,7 +723,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         ap_group_id: &str,
         body: &super::common::CloneSettings,
     ) -> CloneVenueApGroupTemplate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CLONE_VENUE_AP_GROUP_TEMPLATE,
             &[venue_id, ap_group_id],
@@ -746,7 +749,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueTemplateApLoadBalancingSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_AP_LOAD_BALANCING_SETTINGS,
             &[venue_id],
@@ -776,7 +779,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         venue_id: &str,
         body: &super::common::VenueApLoadBalancingSettings,
     ) -> UpdateVenueTemplateApLoadBalancingSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_TEMPLATE_AP_LOAD_BALANCING_SETTINGS,
             &[venue_id],
@@ -804,7 +807,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueTemplateApMeshSettingsV1<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_AP_MESH_SETTINGS_V1,
             &[venue_id],
@@ -834,7 +837,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         venue_id: &str,
         body: &super::common::VenueApMeshSettings,
     ) -> UpdateVenueTemplateApMeshSettingsV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_TEMPLATE_AP_MESH_SETTINGS_V1,
             &[venue_id],
@@ -862,7 +865,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueTemplateBandModeSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_BAND_MODE_SETTINGS,
             &[venue_id],
@@ -892,7 +895,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         venue_id: &str,
         body: &Vec<super::common::VenueApModelBandModeSettings>,
     ) -> UpdateVenueTemplateBandModeSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_TEMPLATE_BAND_MODE_SETTINGS,
             &[venue_id],
@@ -920,7 +923,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueTemplateApModelCapabilities<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_AP_MODEL_CAPABILITIES,
             &[venue_id],
@@ -947,7 +950,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueTemplateApModelExternalAntennaSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS,
             &[venue_id],
@@ -977,7 +980,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         venue_id: &str,
         body: &Vec<super::common::VenueApModelExternalAntennaSettings>,
     ) -> UpdateVenueTemplateApModelExternalAntennaSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_TEMPLATE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS,
             &[venue_id],
@@ -1005,7 +1008,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueTemplateApModelLanPortSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_AP_MODEL_LAN_PORT_SETTINGS,
             &[venue_id],
@@ -1032,7 +1035,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueTemplateApModelLedSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_AP_MODEL_LED_SETTINGS,
             &[venue_id],
@@ -1062,7 +1065,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         venue_id: &str,
         body: &Vec<super::common::VenueApModelLedSettings>,
     ) -> UpdateVenueTemplateApModelLedSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_TEMPLATE_AP_MODEL_LED_SETTINGS,
             &[venue_id],
@@ -1090,7 +1093,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueTemplateApMulticastDnsFencingSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_AP_MULTICAST_DNS_FENCING_SETTINGS,
             &[venue_id],
@@ -1120,7 +1123,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         venue_id: &str,
         body: &super::common::VenueApMulticastDnsFencingSettings,
     ) -> UpdateVenueTemplateApMulticastDnsFencingSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_TEMPLATE_AP_MULTICAST_DNS_FENCING_SETTINGS,
             &[venue_id],
@@ -1149,7 +1152,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueTemplateApRadioSettingsV1<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_AP_RADIO_SETTINGS_V1,
             &[venue_id],
@@ -1179,7 +1182,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         venue_id: &str,
         body: &super::common::VenueApRadioSettings,
     ) -> UpdateVenueTemplateApRadioSettingsV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_TEMPLATE_AP_RADIO_SETTINGS_V1,
             &[venue_id],
@@ -1207,7 +1210,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueTemplateApRadiusOptions<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_AP_RADIUS_OPTIONS,
             &[venue_id],
@@ -1237,7 +1240,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         venue_id: &str,
         body: &super::common::VenueApRadiusOptionSettings,
     ) -> UpdateVenueTemplateApRadiusOptions<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_TEMPLATE_AP_RADIUS_OPTIONS,
             &[venue_id],
@@ -1265,7 +1268,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueTemplateApRebootTimeoutSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_AP_REBOOT_TIMEOUT_SETTINGS,
             &[venue_id],
@@ -1295,7 +1298,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         venue_id: &str,
         body: &super::common::VenueApRebootTimeoutSettings,
     ) -> UpdateVenueTemplateApRebootTimeoutSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_TEMPLATE_AP_REBOOT_TIMEOUT_SETTINGS,
             &[venue_id],
@@ -1323,7 +1326,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueTemplateApSmartMonitorSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_AP_SMART_MONITOR_SETTINGS,
             &[venue_id],
@@ -1353,7 +1356,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         venue_id: &str,
         body: &super::common::VenueApSmartMonitorSettings,
     ) -> UpdateVenueTemplateApSmartMonitorSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_TEMPLATE_AP_SMART_MONITOR_SETTINGS,
             &[venue_id],
@@ -1381,7 +1384,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetWifiAvailableChannelsOfVenueTemplateV1<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_WIFI_AVAILABLE_CHANNELS_OF_VENUE_TEMPLATE_V1,
             &[venue_id],
@@ -1411,7 +1414,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         venue_id: &str,
         wifi_network_id: &str,
     ) -> DeactivateWifiNetworkTemplateOnVenue<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_WIFI_NETWORK_TEMPLATE_ON_VENUE,
             &[venue_id, wifi_network_id],
@@ -1442,7 +1445,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         venue_id: &str,
         wifi_network_id: &str,
     ) -> ActivateWifiNetworkTemplateOnVenue<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_WIFI_NETWORK_TEMPLATE_ON_VENUE,
             &[venue_id, wifi_network_id],
@@ -1478,7 +1481,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         wifi_network_id: &str,
         ap_group_id: &str,
     ) -> DeactivateApGroupTemplateOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_AP_GROUP_TEMPLATE_ON_WIFI_NETWORK,
             &[venue_id, wifi_network_id, ap_group_id],
@@ -1514,7 +1517,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         wifi_network_id: &str,
         ap_group_id: &str,
     ) -> ActivateApGroupTemplateOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_AP_GROUP_TEMPLATE_ON_WIFI_NETWORK,
             &[venue_id, wifi_network_id, ap_group_id],
@@ -1549,7 +1552,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         wifi_network_id: &str,
         ap_group_id: &str,
     ) -> GetApGroupTemplateSettingsOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_AP_GROUP_TEMPLATE_SETTINGS_ON_WIFI_NETWORK,
             &[venue_id, wifi_network_id, ap_group_id],
@@ -1587,7 +1590,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         ap_group_id: &str,
         body: &super::common::VenueWifiNetworkApGroupSettings,
     ) -> UpdateApGroupTemplateSettingsOnWifiNetwork<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_AP_GROUP_TEMPLATE_SETTINGS_ON_WIFI_NETWORK,
             &[venue_id, wifi_network_id, ap_group_id],
@@ -1619,7 +1622,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         venue_id: &str,
         wifi_network_id: &str,
     ) -> GetVenueWifiNetworkTemplateSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_WIFI_NETWORK_TEMPLATE_SETTINGS,
             &[venue_id, wifi_network_id],
@@ -1653,7 +1656,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         wifi_network_id: &str,
         body: &super::common::VenueWifiNetworkSettings,
     ) -> UpdateVenueWifiNetworkTemplateSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_WIFI_NETWORK_TEMPLATE_SETTINGS,
             &[venue_id, wifi_network_id],
@@ -1688,7 +1691,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         venue_template_id: &str,
         dhcp_config_service_profile_id: &str,
     ) -> DeactivateDhcpConfigServiceProfileOnVenueTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_DHCP_CONFIG_SERVICE_PROFILE_ON_VENUE_TEMPLATE,
             &[venue_template_id, dhcp_config_service_profile_id],
@@ -1721,7 +1724,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         venue_template_id: &str,
         dhcp_config_service_profile_id: &str,
     ) -> GetVenueTemplateDhcpConfigServiceProfileSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_DHCP_CONFIG_SERVICE_PROFILE_SETTINGS,
             &[venue_template_id, dhcp_config_service_profile_id],
@@ -1757,7 +1760,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         dhcp_config_service_profile_id: &str,
         body: &super::common::VenueDhcpConfigServiceProfileSettings,
     ) -> ActivateDhcpConfigServiceProfileOnVenueTemplateAndUpdateSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_DHCP_CONFIG_SERVICE_PROFILE_ON_VENUE_TEMPLATE_AND_UPDATE_SETTINGS,
             &[venue_template_id, dhcp_config_service_profile_id],
@@ -1792,7 +1795,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         venue_template_id: &str,
         radius_server_profile_template_id: &str,
     ) -> DeactivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_RADIUS_SERVER_PROFILE_TEMPLATE_ON_VENUE_TEMPLATE,
             &[venue_template_id, radius_server_profile_template_id],
@@ -1826,7 +1829,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         venue_template_id: &str,
         radius_server_profile_template_id: &str,
     ) -> ActivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_RADIUS_SERVER_PROFILE_TEMPLATE_ON_VENUE_TEMPLATE,
             &[venue_template_id, radius_server_profile_template_id],
@@ -1860,7 +1863,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         venue_template_id: &str,
         rogue_policy_template_id: &str,
     ) -> DeactivateRoguePolicyOnVenueTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_ROGUE_POLICY_ON_VENUE_TEMPLATE,
             &[venue_template_id, rogue_policy_template_id],
@@ -1894,7 +1897,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         venue_template_id: &str,
         rogue_policy_template_id: &str,
     ) -> ActivateRoguePolicyOnVenueTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_ROGUE_POLICY_ON_VENUE_TEMPLATE,
             &[venue_template_id, rogue_policy_template_id],
@@ -1921,7 +1924,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_template_id: &str,
     ) -> GetVenueTemplateRoguePolicySettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_ROGUE_POLICY_SETTINGS,
             &[venue_template_id],
@@ -1951,7 +1954,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         venue_template_id: &str,
         body: &super::common::VenueRoguePolicySettings,
     ) -> UpdateVenueTemplateRoguePolicySettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_TEMPLATE_ROGUE_POLICY_SETTINGS,
             &[venue_template_id],
@@ -1986,7 +1989,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         venue_template_id: &str,
         syslog_server_profile_template_id: &str,
     ) -> DeactivateSyslogServerProfileTemplateOnVenue<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_SYSLOG_SERVER_PROFILE_TEMPLATE_ON_VENUE,
             &[venue_template_id, syslog_server_profile_template_id],
@@ -2020,7 +2023,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         venue_template_id: &str,
         syslog_server_profile_template_id: &str,
     ) -> ActivateSyslogServerProfileTemplateOnVenue<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_SYSLOG_SERVER_PROFILE_TEMPLATE_ON_VENUE,
             &[venue_template_id, syslog_server_profile_template_id],
@@ -2047,7 +2050,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_template_id: &str,
     ) -> GetVenueTemplateWifiDhcpPoolUsages<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_WIFI_DHCP_POOL_USAGES,
             &[venue_template_id],
@@ -2085,7 +2088,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         ap_group_template_id: &str,
         vlan_pool_profile_template_id: &str,
     ) -> DeactivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_VLAN_POOL_PROFILE_TEMPLATE_ON_VENUE_WIFI_NETWORK_AP_GROUP_TEMPLATE,
             &[
@@ -2128,7 +2131,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         ap_group_template_id: &str,
         vlan_pool_profile_template_id: &str,
     ) -> ActivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_VLAN_POOL_PROFILE_TEMPLATE_ON_VENUE_WIFI_NETWORK_AP_GROUP_TEMPLATE,
             &[
@@ -2143,22 +2146,22 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         }
     }
 }
-static GET_AP_GROUP_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_AP_GROUP_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_group_templates",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/venues/apGroups/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `get_ap_group_templates`; the first is the default.
@@ -2174,7 +2177,7 @@ pub type GetApGroupTemplatesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApGroupTemplates<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetApGroupTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2189,8 +2192,8 @@ impl<'a> GetApGroupTemplates<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -2249,22 +2252,22 @@ impl<'a> GetApGroupTemplates<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_VENUE_TEMPLATE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_TEMPLATE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_bss_coloring_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/venues/{venueId}/apBssColoringSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_template_ap_bss_coloring_settings`; the first is the default.
@@ -2280,7 +2283,7 @@ pub type GetVenueTemplateApBssColoringSettingsVersion = super::versions::V1OrJso
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateApBssColoringSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueTemplateApBssColoringSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2335,22 +2338,22 @@ impl<'a> GetVenueTemplateApBssColoringSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_TEMPLATE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_TEMPLATE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_bss_coloring_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/venues/{venueId}/apBssColoringSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_template_ap_bss_coloring_settings`; the first is the default.
@@ -2366,7 +2369,7 @@ pub type UpdateVenueTemplateApBssColoringSettingsVersion = super::versions::V1Or
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateApBssColoringSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueTemplateApBssColoringSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2450,22 +2453,22 @@ impl<'a> UpdateVenueTemplateApBssColoringSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_TEMPLATE_AP_CELLULAR_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_TEMPLATE_AP_CELLULAR_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_cellular_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/venues/{venueId}/apCellularSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_template_ap_cellular_settings`; the first is the default.
@@ -2481,7 +2484,7 @@ pub type GetVenueTemplateApCellularSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateApCellularSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueTemplateApCellularSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2536,22 +2539,22 @@ impl<'a> GetVenueTemplateApCellularSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_TEMPLATE_AP_CELLULAR_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_TEMPLATE_AP_CELLULAR_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_cellular_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/venues/{venueId}/apCellularSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_template_ap_cellular_settings`; the first is the default.
@@ -2567,7 +2570,7 @@ pub type UpdateVenueTemplateApCellularSettingsVersion = super::versions::V1OrJso
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateApCellularSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueTemplateApCellularSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2651,22 +2654,22 @@ impl<'a> UpdateVenueTemplateApCellularSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_TEMPLATE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_TEMPLATE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_client_admission_control_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/venues/{venueId}/apClientAdmissionControlSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_template_ap_client_admission_control_settings`; the first is the default.
@@ -2682,7 +2685,7 @@ pub type GetVenueTemplateApClientAdmissionControlSettingsVersion = super::versio
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateApClientAdmissionControlSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueTemplateApClientAdmissionControlSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2739,22 +2742,22 @@ impl<'a> GetVenueTemplateApClientAdmissionControlSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_TEMPLATE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_TEMPLATE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_client_admission_control_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/venues/{venueId}/apClientAdmissionControlSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_template_ap_client_admission_control_settings`; the first is the default.
@@ -2770,7 +2773,7 @@ pub type UpdateVenueTemplateApClientAdmissionControlSettingsVersion = super::ver
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateApClientAdmissionControlSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueTemplateApClientAdmissionControlSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2854,22 +2857,22 @@ impl<'a> UpdateVenueTemplateApClientAdmissionControlSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_TEMPLATE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_TEMPLATE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_directed_multicast_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/venues/{venueId}/apDirectedMulticastSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_template_ap_directed_multicast_settings`; the first is the default.
@@ -2885,7 +2888,7 @@ pub type GetVenueTemplateApDirectedMulticastSettingsVersion = super::versions::V
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateApDirectedMulticastSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueTemplateApDirectedMulticastSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2942,22 +2945,22 @@ impl<'a> GetVenueTemplateApDirectedMulticastSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_TEMPLATE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_TEMPLATE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_directed_multicast_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/venues/{venueId}/apDirectedMulticastSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_template_ap_directed_multicast_settings`; the first is the default.
@@ -2973,7 +2976,7 @@ pub type UpdateVenueTemplateApDirectedMulticastSettingsVersion = super::versions
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateApDirectedMulticastSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueTemplateApDirectedMulticastSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3057,22 +3060,22 @@ impl<'a> UpdateVenueTemplateApDirectedMulticastSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_TEMPLATE_AP_DOS_PROTECTION_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_TEMPLATE_AP_DOS_PROTECTION_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_dos_protection_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/venues/{venueId}/apDosProtectionSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_template_ap_dos_protection_settings`; the first is the default.
@@ -3088,7 +3091,7 @@ pub type GetVenueTemplateApDosProtectionSettingsVersion = super::versions::V1OrJ
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateApDosProtectionSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueTemplateApDosProtectionSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3143,22 +3146,22 @@ impl<'a> GetVenueTemplateApDosProtectionSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_TEMPLATE_AP_DOS_PROTECTION_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_TEMPLATE_AP_DOS_PROTECTION_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_dos_protection_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/venues/{venueId}/apDosProtectionSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_template_ap_dos_protection_settings`; the first is the default.
@@ -3174,7 +3177,7 @@ pub type UpdateVenueTemplateApDosProtectionSettingsVersion = super::versions::V1
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateApDosProtectionSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueTemplateApDosProtectionSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3258,22 +3261,22 @@ impl<'a> UpdateVenueTemplateApDosProtectionSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ADD_VENUE_AP_GROUP_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ADD_VENUE_AP_GROUP_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_venue_ap_group_template",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/venues/{venueId}/apGroups",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `add_venue_ap_group_template`; the first is the default.
@@ -3289,7 +3292,7 @@ pub type AddVenueApGroupTemplateVersion = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddVenueApGroupTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> AddVenueApGroupTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3370,22 +3373,22 @@ impl<'a> AddVenueApGroupTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_VENUE_AP_GROUP_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_VENUE_AP_GROUP_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_ap_group_template",
     method: ruckus_one_runtime::Method::Delete,
     path: "/templates/venues/{venueId}/apGroups/{apGroupId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_venue_ap_group_template`; the first is the default.
@@ -3401,7 +3404,7 @@ pub type DeleteVenueApGroupTemplateVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueApGroupTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteVenueApGroupTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3482,22 +3485,22 @@ impl<'a> DeleteVenueApGroupTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_AP_GROUP_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_AP_GROUP_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_group_template",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/venues/{venueId}/apGroups/{apGroupId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_group_template`; the first is the default.
@@ -3513,7 +3516,7 @@ pub type GetVenueApGroupTemplateVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApGroupTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueApGroupTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3562,22 +3565,22 @@ impl<'a> GetVenueApGroupTemplate<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_AP_GROUP_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_AP_GROUP_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_group_template",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/venues/{venueId}/apGroups/{apGroupId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_group_template`; the first is the default.
@@ -3593,7 +3596,7 @@ pub type UpdateVenueApGroupTemplateVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApGroupTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueApGroupTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3674,22 +3677,22 @@ impl<'a> UpdateVenueApGroupTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static CLONE_VENUE_AP_GROUP_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CLONE_VENUE_AP_GROUP_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "clone_venue_ap_group_template",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/venues/{venueId}/apGroups/{apGroupId}/cloneSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `clone_venue_ap_group_template`; the first is the default.
@@ -3705,7 +3708,7 @@ pub type CloneVenueApGroupTemplateVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CloneVenueApGroupTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CloneVenueApGroupTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3786,22 +3789,22 @@ impl<'a> CloneVenueApGroupTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_TEMPLATE_AP_LOAD_BALANCING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_TEMPLATE_AP_LOAD_BALANCING_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_load_balancing_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/venues/{venueId}/apLoadBalancingSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_template_ap_load_balancing_settings`; the first is the default.
@@ -3817,7 +3820,7 @@ pub type GetVenueTemplateApLoadBalancingSettingsVersion = super::versions::V1OrJ
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateApLoadBalancingSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueTemplateApLoadBalancingSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3872,22 +3875,22 @@ impl<'a> GetVenueTemplateApLoadBalancingSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_TEMPLATE_AP_LOAD_BALANCING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_TEMPLATE_AP_LOAD_BALANCING_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_load_balancing_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/venues/{venueId}/apLoadBalancingSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_template_ap_load_balancing_settings`; the first is the default.
@@ -3903,7 +3906,7 @@ pub type UpdateVenueTemplateApLoadBalancingSettingsVersion = super::versions::V1
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateApLoadBalancingSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueTemplateApLoadBalancingSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3987,22 +3990,22 @@ impl<'a> UpdateVenueTemplateApLoadBalancingSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_TEMPLATE_AP_MESH_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_TEMPLATE_AP_MESH_SETTINGS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_mesh_settings_v1",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/venues/{venueId}/apMeshSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_template_ap_mesh_settings_v1`; the first is the default.
@@ -4018,7 +4021,7 @@ pub type GetVenueTemplateApMeshSettingsV1Version = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateApMeshSettingsV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueTemplateApMeshSettingsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4067,22 +4070,22 @@ impl<'a> GetVenueTemplateApMeshSettingsV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_TEMPLATE_AP_MESH_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_TEMPLATE_AP_MESH_SETTINGS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_mesh_settings_v1",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/venues/{venueId}/apMeshSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_template_ap_mesh_settings_v1`; the first is the default.
@@ -4098,7 +4101,7 @@ pub type UpdateVenueTemplateApMeshSettingsV1Version = super::versions::V1_1OrJso
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateApMeshSettingsV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueTemplateApMeshSettingsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4182,22 +4185,22 @@ impl<'a> UpdateVenueTemplateApMeshSettingsV1<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_TEMPLATE_BAND_MODE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_TEMPLATE_BAND_MODE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_band_mode_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/venues/{venueId}/apModelBandModeSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_template_band_mode_settings`; the first is the default.
@@ -4213,7 +4216,7 @@ pub type GetVenueTemplateBandModeSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateBandModeSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueTemplateBandModeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4267,22 +4270,22 @@ impl<'a> GetVenueTemplateBandModeSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_TEMPLATE_BAND_MODE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_TEMPLATE_BAND_MODE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_band_mode_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/venues/{venueId}/apModelBandModeSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_template_band_mode_settings`; the first is the default.
@@ -4298,7 +4301,7 @@ pub type UpdateVenueTemplateBandModeSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateBandModeSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueTemplateBandModeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4382,22 +4385,22 @@ impl<'a> UpdateVenueTemplateBandModeSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_TEMPLATE_AP_MODEL_CAPABILITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_TEMPLATE_AP_MODEL_CAPABILITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_model_capabilities",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/venues/{venueId}/apModelCapabilities",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_template_ap_model_capabilities`; the first is the default.
@@ -4413,7 +4416,7 @@ pub type GetVenueTemplateApModelCapabilitiesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateApModelCapabilities<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueTemplateApModelCapabilities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4468,22 +4471,22 @@ impl<'a> GetVenueTemplateApModelCapabilities<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_VENUE_TEMPLATE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_TEMPLATE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_model_external_antenna_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/venues/{venueId}/apModelExternalAntennaSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_template_ap_model_external_antenna_settings`; the first is the default.
@@ -4499,7 +4502,7 @@ pub type GetVenueTemplateApModelExternalAntennaSettingsVersion = super::versions
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateApModelExternalAntennaSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueTemplateApModelExternalAntennaSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4556,22 +4559,22 @@ impl<'a> GetVenueTemplateApModelExternalAntennaSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_TEMPLATE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_TEMPLATE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_model_external_antenna_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/venues/{venueId}/apModelExternalAntennaSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_template_ap_model_external_antenna_settings`; the first is the default.
@@ -4587,7 +4590,7 @@ pub type UpdateVenueTemplateApModelExternalAntennaSettingsVersion = super::versi
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateApModelExternalAntennaSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueTemplateApModelExternalAntennaSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4671,22 +4674,22 @@ impl<'a> UpdateVenueTemplateApModelExternalAntennaSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_TEMPLATE_AP_MODEL_LAN_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_TEMPLATE_AP_MODEL_LAN_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_model_lan_port_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/venues/{venueId}/apModelLanPortSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_template_ap_model_lan_port_settings`; the first is the default.
@@ -4702,7 +4705,7 @@ pub type GetVenueTemplateApModelLanPortSettingsVersion = super::versions::V1OrJs
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateApModelLanPortSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueTemplateApModelLanPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4754,22 +4757,22 @@ impl<'a> GetVenueTemplateApModelLanPortSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_VENUE_TEMPLATE_AP_MODEL_LED_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_TEMPLATE_AP_MODEL_LED_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_model_led_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/venues/{venueId}/apModelLedSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_template_ap_model_led_settings`; the first is the default.
@@ -4785,7 +4788,7 @@ pub type GetVenueTemplateApModelLedSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateApModelLedSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueTemplateApModelLedSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4840,22 +4843,22 @@ impl<'a> GetVenueTemplateApModelLedSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_TEMPLATE_AP_MODEL_LED_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_TEMPLATE_AP_MODEL_LED_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_model_led_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/venues/{venueId}/apModelLedSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_template_ap_model_led_settings`; the first is the default.
@@ -4871,7 +4874,7 @@ pub type UpdateVenueTemplateApModelLedSettingsVersion = super::versions::V1OrJso
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateApModelLedSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueTemplateApModelLedSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4955,22 +4958,22 @@ impl<'a> UpdateVenueTemplateApModelLedSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_TEMPLATE_AP_MULTICAST_DNS_FENCING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_TEMPLATE_AP_MULTICAST_DNS_FENCING_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_multicast_dns_fencing_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/venues/{venueId}/apMulticastDnsFencingSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_template_ap_multicast_dns_fencing_settings`; the first is the default.
@@ -4986,7 +4989,7 @@ pub type GetVenueTemplateApMulticastDnsFencingSettingsVersion = super::versions:
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateApMulticastDnsFencingSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueTemplateApMulticastDnsFencingSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5043,22 +5046,22 @@ impl<'a> GetVenueTemplateApMulticastDnsFencingSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_TEMPLATE_AP_MULTICAST_DNS_FENCING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_TEMPLATE_AP_MULTICAST_DNS_FENCING_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_multicast_dns_fencing_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/venues/{venueId}/apMulticastDnsFencingSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_template_ap_multicast_dns_fencing_settings`; the first is the default.
@@ -5074,7 +5077,7 @@ pub type UpdateVenueTemplateApMulticastDnsFencingSettingsVersion = super::versio
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateApMulticastDnsFencingSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueTemplateApMulticastDnsFencingSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5158,22 +5161,22 @@ impl<'a> UpdateVenueTemplateApMulticastDnsFencingSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_TEMPLATE_AP_RADIO_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_TEMPLATE_AP_RADIO_SETTINGS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_radio_settings_v1",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/venues/{venueId}/apRadioSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_template_ap_radio_settings_v1`; the first is the default.
@@ -5190,7 +5193,7 @@ pub type GetVenueTemplateApRadioSettingsV1Version = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateApRadioSettingsV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueTemplateApRadioSettingsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5247,22 +5250,22 @@ impl<'a> GetVenueTemplateApRadioSettingsV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_TEMPLATE_AP_RADIO_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_TEMPLATE_AP_RADIO_SETTINGS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_radio_settings_v1",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/venues/{venueId}/apRadioSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_template_ap_radio_settings_v1`; the first is the default.
@@ -5278,7 +5281,7 @@ pub type UpdateVenueTemplateApRadioSettingsV1Version = super::versions::V1_1OrJs
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateApRadioSettingsV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueTemplateApRadioSettingsV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5362,22 +5365,22 @@ impl<'a> UpdateVenueTemplateApRadioSettingsV1<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_TEMPLATE_AP_RADIUS_OPTIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_TEMPLATE_AP_RADIUS_OPTIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_radius_options",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/venues/{venueId}/apRadiusOptions",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_template_ap_radius_options`; the first is the default.
@@ -5393,7 +5396,7 @@ pub type GetVenueTemplateApRadiusOptionsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateApRadiusOptions<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueTemplateApRadiusOptions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5445,22 +5448,22 @@ impl<'a> GetVenueTemplateApRadiusOptions<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_TEMPLATE_AP_RADIUS_OPTIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_TEMPLATE_AP_RADIUS_OPTIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_radius_options",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/venues/{venueId}/apRadiusOptions",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_template_ap_radius_options`; the first is the default.
@@ -5476,7 +5479,7 @@ pub type UpdateVenueTemplateApRadiusOptionsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateApRadiusOptions<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueTemplateApRadiusOptions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5560,22 +5563,22 @@ impl<'a> UpdateVenueTemplateApRadiusOptions<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_TEMPLATE_AP_REBOOT_TIMEOUT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_TEMPLATE_AP_REBOOT_TIMEOUT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_reboot_timeout_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/venues/{venueId}/apRebootTimeoutSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_template_ap_reboot_timeout_settings`; the first is the default.
@@ -5591,7 +5594,7 @@ pub type GetVenueTemplateApRebootTimeoutSettingsVersion = super::versions::V1OrJ
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateApRebootTimeoutSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueTemplateApRebootTimeoutSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5646,22 +5649,22 @@ impl<'a> GetVenueTemplateApRebootTimeoutSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_TEMPLATE_AP_REBOOT_TIMEOUT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_TEMPLATE_AP_REBOOT_TIMEOUT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_reboot_timeout_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/venues/{venueId}/apRebootTimeoutSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_template_ap_reboot_timeout_settings`; the first is the default.
@@ -5677,7 +5680,7 @@ pub type UpdateVenueTemplateApRebootTimeoutSettingsVersion = super::versions::V1
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateApRebootTimeoutSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueTemplateApRebootTimeoutSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5761,22 +5764,22 @@ impl<'a> UpdateVenueTemplateApRebootTimeoutSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_TEMPLATE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_TEMPLATE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_smart_monitor_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/venues/{venueId}/apSmartMonitorSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_template_ap_smart_monitor_settings`; the first is the default.
@@ -5792,7 +5795,7 @@ pub type GetVenueTemplateApSmartMonitorSettingsVersion = super::versions::V1OrJs
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateApSmartMonitorSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueTemplateApSmartMonitorSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5847,22 +5850,22 @@ impl<'a> GetVenueTemplateApSmartMonitorSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_TEMPLATE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_TEMPLATE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_smart_monitor_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/venues/{venueId}/apSmartMonitorSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_template_ap_smart_monitor_settings`; the first is the default.
@@ -5878,7 +5881,7 @@ pub type UpdateVenueTemplateApSmartMonitorSettingsVersion = super::versions::V1O
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateApSmartMonitorSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueTemplateApSmartMonitorSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5962,22 +5965,22 @@ impl<'a> UpdateVenueTemplateApSmartMonitorSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_WIFI_AVAILABLE_CHANNELS_OF_VENUE_TEMPLATE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_WIFI_AVAILABLE_CHANNELS_OF_VENUE_TEMPLATE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_wifi_available_channels_of_venue_template_v1",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/venues/{venueId}/wifiAvailableChannels",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_wifi_available_channels_of_venue_template_v1`; the first is the default.
@@ -5993,7 +5996,7 @@ pub type GetWifiAvailableChannelsOfVenueTemplateV1Version = super::versions::V1_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiAvailableChannelsOfVenueTemplateV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetWifiAvailableChannelsOfVenueTemplateV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6045,22 +6048,22 @@ impl<'a> GetWifiAvailableChannelsOfVenueTemplateV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static DEACTIVATE_WIFI_NETWORK_TEMPLATE_ON_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_WIFI_NETWORK_TEMPLATE_ON_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_wifi_network_template_on_venue",
     method: ruckus_one_runtime::Method::Delete,
     path: "/templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_wifi_network_template_on_venue`; the first is the default.
@@ -6076,7 +6079,7 @@ pub type DeactivateWifiNetworkTemplateOnVenueVersion = super::versions::V1OrJson
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateWifiNetworkTemplateOnVenue<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateWifiNetworkTemplateOnVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6160,22 +6163,22 @@ impl<'a> DeactivateWifiNetworkTemplateOnVenue<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_WIFI_NETWORK_TEMPLATE_ON_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_WIFI_NETWORK_TEMPLATE_ON_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_wifi_network_template_on_venue",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_wifi_network_template_on_venue`; the first is the default.
@@ -6192,7 +6195,7 @@ pub type ActivateWifiNetworkTemplateOnVenueVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateWifiNetworkTemplateOnVenue<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateWifiNetworkTemplateOnVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6282,22 +6285,22 @@ impl<'a> ActivateWifiNetworkTemplateOnVenue<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DEACTIVATE_AP_GROUP_TEMPLATE_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_AP_GROUP_TEMPLATE_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_ap_group_template_on_wifi_network",
     method: ruckus_one_runtime::Method::Delete,
     path: "/templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_ap_group_template_on_wifi_network`; the first is the default.
@@ -6313,7 +6316,7 @@ pub type DeactivateApGroupTemplateOnWifiNetworkVersion = super::versions::V1OrJs
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateApGroupTemplateOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateApGroupTemplateOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6397,22 +6400,22 @@ impl<'a> DeactivateApGroupTemplateOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_AP_GROUP_TEMPLATE_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_AP_GROUP_TEMPLATE_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_ap_group_template_on_wifi_network",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_ap_group_template_on_wifi_network`; the first is the default.
@@ -6428,7 +6431,7 @@ pub type ActivateApGroupTemplateOnWifiNetworkVersion = super::versions::V1OrJson
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateApGroupTemplateOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateApGroupTemplateOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6512,22 +6515,22 @@ impl<'a> ActivateApGroupTemplateOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_AP_GROUP_TEMPLATE_SETTINGS_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_AP_GROUP_TEMPLATE_SETTINGS_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_group_template_settings_on_wifi_network",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/settings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_ap_group_template_settings_on_wifi_network`; the first is the default.
@@ -6543,7 +6546,7 @@ pub type GetApGroupTemplateSettingsOnWifiNetworkVersion = super::versions::V1OrJ
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApGroupTemplateSettingsOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetApGroupTemplateSettingsOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6598,22 +6601,22 @@ impl<'a> GetApGroupTemplateSettingsOnWifiNetwork<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_AP_GROUP_TEMPLATE_SETTINGS_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_AP_GROUP_TEMPLATE_SETTINGS_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_group_template_settings_on_wifi_network",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/settings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_ap_group_template_settings_on_wifi_network`; the first is the default.
@@ -6629,7 +6632,7 @@ pub type UpdateApGroupTemplateSettingsOnWifiNetworkVersion = super::versions::V1
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApGroupTemplateSettingsOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateApGroupTemplateSettingsOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6713,22 +6716,22 @@ impl<'a> UpdateApGroupTemplateSettingsOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_WIFI_NETWORK_TEMPLATE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_WIFI_NETWORK_TEMPLATE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_wifi_network_template_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}/settings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_wifi_network_template_settings`; the first is the default.
@@ -6744,7 +6747,7 @@ pub type GetVenueWifiNetworkTemplateSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueWifiNetworkTemplateSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueWifiNetworkTemplateSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6799,22 +6802,22 @@ impl<'a> GetVenueWifiNetworkTemplateSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_WIFI_NETWORK_TEMPLATE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_WIFI_NETWORK_TEMPLATE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_wifi_network_template_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}/settings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_wifi_network_template_settings`; the first is the default.
@@ -6830,7 +6833,7 @@ pub type UpdateVenueWifiNetworkTemplateSettingsVersion = super::versions::V1OrJs
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueWifiNetworkTemplateSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueWifiNetworkTemplateSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6914,22 +6917,22 @@ impl<'a> UpdateVenueWifiNetworkTemplateSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DEACTIVATE_DHCP_CONFIG_SERVICE_PROFILE_ON_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_DHCP_CONFIG_SERVICE_PROFILE_ON_VENUE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_dhcp_config_service_profile_on_venue_template",
     method: ruckus_one_runtime::Method::Delete,
     path: "/templates/venues/{venueTemplateId}/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_dhcp_config_service_profile_on_venue_template`; the first is the default.
@@ -6945,7 +6948,7 @@ pub type DeactivateDhcpConfigServiceProfileOnVenueTemplateVersion = super::versi
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateDhcpConfigServiceProfileOnVenueTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateDhcpConfigServiceProfileOnVenueTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7029,22 +7032,22 @@ impl<'a> DeactivateDhcpConfigServiceProfileOnVenueTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_TEMPLATE_DHCP_CONFIG_SERVICE_PROFILE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_TEMPLATE_DHCP_CONFIG_SERVICE_PROFILE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_dhcp_config_service_profile_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/venues/{venueTemplateId}/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_template_dhcp_config_service_profile_settings`; the first is the default.
@@ -7060,7 +7063,7 @@ pub type GetVenueTemplateDhcpConfigServiceProfileSettingsVersion = super::versio
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateDhcpConfigServiceProfileSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueTemplateDhcpConfigServiceProfileSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7117,22 +7120,22 @@ impl<'a> GetVenueTemplateDhcpConfigServiceProfileSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static ACTIVATE_DHCP_CONFIG_SERVICE_PROFILE_ON_VENUE_TEMPLATE_AND_UPDATE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_DHCP_CONFIG_SERVICE_PROFILE_ON_VENUE_TEMPLATE_AND_UPDATE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_dhcp_config_service_profile_on_venue_template_and_update_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/venues/{venueTemplateId}/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_dhcp_config_service_profile_on_venue_template_and_update_settings`; the first is the default.
@@ -7148,7 +7151,7 @@ pub type ActivateDhcpConfigServiceProfileOnVenueTemplateAndUpdateSettingsVersion
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateDhcpConfigServiceProfileOnVenueTemplateAndUpdateSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateDhcpConfigServiceProfileOnVenueTemplateAndUpdateSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7232,22 +7235,22 @@ impl<'a> ActivateDhcpConfigServiceProfileOnVenueTemplateAndUpdateSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DEACTIVATE_RADIUS_SERVER_PROFILE_TEMPLATE_ON_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_RADIUS_SERVER_PROFILE_TEMPLATE_ON_VENUE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_radius_server_profile_template_on_venue_template",
     method: ruckus_one_runtime::Method::Delete,
     path: "/templates/venues/{venueTemplateId}/radiusServerProfiles/{radiusServerProfileTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_radius_server_profile_template_on_venue_template`; the first is the default.
@@ -7263,7 +7266,7 @@ pub type DeactivateRadiusServerProfileTemplateOnVenueTemplateVersion = super::ve
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7347,22 +7350,22 @@ impl<'a> DeactivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_RADIUS_SERVER_PROFILE_TEMPLATE_ON_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_RADIUS_SERVER_PROFILE_TEMPLATE_ON_VENUE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_radius_server_profile_template_on_venue_template",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/venues/{venueTemplateId}/radiusServerProfiles/{radiusServerProfileTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_radius_server_profile_template_on_venue_template`; the first is the default.
@@ -7378,7 +7381,7 @@ pub type ActivateRadiusServerProfileTemplateOnVenueTemplateVersion = super::vers
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7462,22 +7465,22 @@ impl<'a> ActivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DEACTIVATE_ROGUE_POLICY_ON_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_ROGUE_POLICY_ON_VENUE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_rogue_policy_on_venue_template",
     method: ruckus_one_runtime::Method::Delete,
     path: "/templates/venues/{venueTemplateId}/roguePolicies/{roguePolicyTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_rogue_policy_on_venue_template`; the first is the default.
@@ -7493,7 +7496,7 @@ pub type DeactivateRoguePolicyOnVenueTemplateVersion = super::versions::V1OrJson
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateRoguePolicyOnVenueTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateRoguePolicyOnVenueTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7577,22 +7580,22 @@ impl<'a> DeactivateRoguePolicyOnVenueTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_ROGUE_POLICY_ON_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_ROGUE_POLICY_ON_VENUE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_rogue_policy_on_venue_template",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/venues/{venueTemplateId}/roguePolicies/{roguePolicyTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_rogue_policy_on_venue_template`; the first is the default.
@@ -7608,7 +7611,7 @@ pub type ActivateRoguePolicyOnVenueTemplateVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateRoguePolicyOnVenueTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateRoguePolicyOnVenueTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7692,22 +7695,22 @@ impl<'a> ActivateRoguePolicyOnVenueTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_TEMPLATE_ROGUE_POLICY_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_TEMPLATE_ROGUE_POLICY_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_rogue_policy_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/venues/{venueTemplateId}/roguePolicySettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_template_rogue_policy_settings`; the first is the default.
@@ -7723,7 +7726,7 @@ pub type GetVenueTemplateRoguePolicySettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateRoguePolicySettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueTemplateRoguePolicySettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7778,22 +7781,22 @@ impl<'a> GetVenueTemplateRoguePolicySettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_TEMPLATE_ROGUE_POLICY_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_TEMPLATE_ROGUE_POLICY_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_rogue_policy_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/venues/{venueTemplateId}/roguePolicySettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_template_rogue_policy_settings`; the first is the default.
@@ -7809,7 +7812,7 @@ pub type UpdateVenueTemplateRoguePolicySettingsVersion = super::versions::V1OrJs
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateRoguePolicySettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueTemplateRoguePolicySettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7893,22 +7896,22 @@ impl<'a> UpdateVenueTemplateRoguePolicySettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DEACTIVATE_SYSLOG_SERVER_PROFILE_TEMPLATE_ON_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_SYSLOG_SERVER_PROFILE_TEMPLATE_ON_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_syslog_server_profile_template_on_venue",
     method: ruckus_one_runtime::Method::Delete,
     path: "/templates/venues/{venueTemplateId}/syslogServerProfiles/{syslogServerProfileTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_syslog_server_profile_template_on_venue`; the first is the default.
@@ -7924,7 +7927,7 @@ pub type DeactivateSyslogServerProfileTemplateOnVenueVersion = super::versions::
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateSyslogServerProfileTemplateOnVenue<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateSyslogServerProfileTemplateOnVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8008,22 +8011,22 @@ impl<'a> DeactivateSyslogServerProfileTemplateOnVenue<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_SYSLOG_SERVER_PROFILE_TEMPLATE_ON_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_SYSLOG_SERVER_PROFILE_TEMPLATE_ON_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_syslog_server_profile_template_on_venue",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/venues/{venueTemplateId}/syslogServerProfiles/{syslogServerProfileTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_syslog_server_profile_template_on_venue`; the first is the default.
@@ -8039,7 +8042,7 @@ pub type ActivateSyslogServerProfileTemplateOnVenueVersion = super::versions::V1
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateSyslogServerProfileTemplateOnVenue<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateSyslogServerProfileTemplateOnVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8123,22 +8126,22 @@ impl<'a> ActivateSyslogServerProfileTemplateOnVenue<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_TEMPLATE_WIFI_DHCP_POOL_USAGES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_TEMPLATE_WIFI_DHCP_POOL_USAGES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_wifi_dhcp_pool_usages",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/venues/{venueTemplateId}/wifiDhcpPoolUsages",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_template_wifi_dhcp_pool_usages`; the first is the default.
@@ -8154,7 +8157,7 @@ pub type GetVenueTemplateWifiDhcpPoolUsagesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateWifiDhcpPoolUsages<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueTemplateWifiDhcpPoolUsages<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8206,22 +8209,22 @@ impl<'a> GetVenueTemplateWifiDhcpPoolUsages<'a> {
         self.req.send_json_with_response()
     }
 }
-static DEACTIVATE_VLAN_POOL_PROFILE_TEMPLATE_ON_VENUE_WIFI_NETWORK_AP_GROUP_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_VLAN_POOL_PROFILE_TEMPLATE_ON_VENUE_WIFI_NETWORK_AP_GROUP_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_vlan_pool_profile_template_on_venue_wifi_network_ap_group_template",
     method: ruckus_one_runtime::Method::Delete,
     path: "/templates/venues/{venueTemplateId}/wifiNetworks/{wifiNetworkTemplateId}/apGroups/{apGroupTemplateId}/vlanPoolProfiles/{vlanPoolProfileTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_vlan_pool_profile_template_on_venue_wifi_network_ap_group_template`; the first is the default.
@@ -8237,7 +8240,7 @@ pub type DeactivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplateVersi
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8321,22 +8324,22 @@ impl<'a> DeactivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> 
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_VLAN_POOL_PROFILE_TEMPLATE_ON_VENUE_WIFI_NETWORK_AP_GROUP_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_VLAN_POOL_PROFILE_TEMPLATE_ON_VENUE_WIFI_NETWORK_AP_GROUP_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_vlan_pool_profile_template_on_venue_wifi_network_ap_group_template",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/venues/{venueTemplateId}/wifiNetworks/{wifiNetworkTemplateId}/apGroups/{apGroupTemplateId}/vlanPoolProfiles/{vlanPoolProfileTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_vlan_pool_profile_template_on_venue_wifi_network_ap_group_template`; the first is the default.
@@ -8352,7 +8355,7 @@ pub type ActivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplateVersion
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).

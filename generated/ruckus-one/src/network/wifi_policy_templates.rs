@@ -45,7 +45,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         &self,
         body: &super::common::DynamicQueryPayload,
     ) -> GetRoguePolicyTemplatesForView<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ROGUE_POLICY_TEMPLATES_FOR_VIEW,
             &[],
@@ -74,7 +74,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         &self,
         body: &super::common::DynamicQueryPayload,
     ) -> GetLayer3PolicyTemplates<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_LAYER3_POLICY_TEMPLATES,
             &[],
@@ -101,7 +101,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         &self,
         body: &super::common::DynamicQueryPayload,
     ) -> GetLayer2PolicyTemplates<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_LAYER2_POLICY_TEMPLATES,
             &[],
@@ -128,7 +128,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         &self,
         body: &super::common::DynamicQueryPayload,
     ) -> GetDevicePolicyTemplates<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_DEVICE_POLICY_TEMPLATES,
             &[],
@@ -155,7 +155,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         &self,
         body: &super::common::DynamicQueryPayload,
     ) -> GetApplicationPolicyTemplates<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_APPLICATION_POLICY_TEMPLATES,
             &[],
@@ -184,7 +184,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         &self,
         body: &super::common::DynamicQueryPayload,
     ) -> GetAccessControlPolicyProfileTemplates<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ACCESS_CONTROL_POLICY_PROFILE_TEMPLATES,
             &[],
@@ -213,7 +213,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         &self,
         body: &super::common::AccessControlProfile,
     ) -> AddAccessControlProfileTemplate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_ACCESS_CONTROL_PROFILE_TEMPLATE,
             &[],
@@ -244,7 +244,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         &self,
         access_control_profile_template_id: &str,
     ) -> DeleteAccessControlProfileTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_ACCESS_CONTROL_PROFILE_TEMPLATE,
             &[access_control_profile_template_id],
@@ -273,7 +273,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         &self,
         access_control_profile_template_id: &str,
     ) -> GetAccessControlProfileTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ACCESS_CONTROL_PROFILE_TEMPLATE,
             &[access_control_profile_template_id],
@@ -305,7 +305,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         access_control_profile_template_id: &str,
         body: &super::common::AccessControlProfile,
     ) -> UpdateAccessControlProfileTemplate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_ACCESS_CONTROL_PROFILE_TEMPLATE,
             &[access_control_profile_template_id],
@@ -340,7 +340,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         access_control_profile_template_id: &str,
         application_policy_template_id: &str,
     ) -> DeactivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_APPLICATION_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE,
             &[access_control_profile_template_id, application_policy_template_id],
@@ -374,7 +374,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         access_control_profile_template_id: &str,
         application_policy_template_id: &str,
     ) -> ActivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_APPLICATION_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE,
             &[access_control_profile_template_id, application_policy_template_id],
@@ -408,7 +408,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         access_control_profile_template_id: &str,
         device_policy_template_id: &str,
     ) -> DeactivateDevicePolicyTemplateOnAccessControlProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_DEVICE_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE,
             &[access_control_profile_template_id, device_policy_template_id],
@@ -442,7 +442,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         access_control_profile_template_id: &str,
         device_policy_template_id: &str,
     ) -> ActivateDevicePolicyTemplateOnAccessControlProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_DEVICE_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE,
             &[access_control_profile_template_id, device_policy_template_id],
@@ -476,7 +476,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         access_control_profile_template_id: &str,
         l2_acl_policy_template_id: &str,
     ) -> DeactivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_L2_ACL_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE,
             &[access_control_profile_template_id, l2_acl_policy_template_id],
@@ -510,7 +510,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         access_control_profile_template_id: &str,
         l2_acl_policy_template_id: &str,
     ) -> ActivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_L2_ACL_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE,
             &[access_control_profile_template_id, l2_acl_policy_template_id],
@@ -544,7 +544,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         access_control_profile_template_id: &str,
         l3_acl_policy_template_id: &str,
     ) -> DeactivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_L3_ACL_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE,
             &[access_control_profile_template_id, l3_acl_policy_template_id],
@@ -578,7 +578,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         access_control_profile_template_id: &str,
         l3_acl_policy_template_id: &str,
     ) -> ActivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_L3_ACL_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE,
             &[access_control_profile_template_id, l3_acl_policy_template_id],
@@ -606,7 +606,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         &self,
         body: &super::common::ApplicationPolicy,
     ) -> AddApplicationPolicyTemplate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_APPLICATION_POLICY_TEMPLATE,
             &[],
@@ -635,7 +635,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         &self,
         application_policy_template_id: &str,
     ) -> DeleteApplicationPolicyTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_APPLICATION_POLICY_TEMPLATE,
             &[application_policy_template_id],
@@ -662,7 +662,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         &self,
         application_policy_template_id: &str,
     ) -> GetApplicationPolicyTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_APPLICATION_POLICY_TEMPLATE,
             &[application_policy_template_id],
@@ -692,7 +692,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         application_policy_template_id: &str,
         body: &super::common::ApplicationPolicy,
     ) -> UpdateApplicationPolicyTemplate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_APPLICATION_POLICY_TEMPLATE,
             &[application_policy_template_id],
@@ -721,7 +721,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         &self,
         body: &super::common::DevicePolicy,
     ) -> AddDevicePolicyTemplate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_DEVICE_POLICY_TEMPLATE,
             &[],
@@ -748,7 +748,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         &self,
         device_policy_template_id: &str,
     ) -> DeleteDevicePolicyTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_DEVICE_POLICY_TEMPLATE,
             &[device_policy_template_id],
@@ -773,7 +773,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         &self,
         device_policy_template_id: &str,
     ) -> GetDevicePolicyTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_DEVICE_POLICY_TEMPLATE,
             &[device_policy_template_id],
@@ -801,7 +801,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         device_policy_template_id: &str,
         body: &super::common::DevicePolicy,
     ) -> UpdateDevicePolicyTemplate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_DEVICE_POLICY_TEMPLATE,
             &[device_policy_template_id],
@@ -828,7 +828,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         &self,
         body: &super::common::L2AclPolicy,
     ) -> AddL2AclPolicyTemplate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_L2_ACL_POLICY_TEMPLATE,
             &[],
@@ -855,7 +855,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         &self,
         l2_acl_policy_template_id: &str,
     ) -> DeleteL2AclPolicyTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_L2_ACL_POLICY_TEMPLATE,
             &[l2_acl_policy_template_id],
@@ -880,7 +880,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         &self,
         l2_acl_policy_template_id: &str,
     ) -> GetL2AclPolicyTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_L2_ACL_POLICY_TEMPLATE,
             &[l2_acl_policy_template_id],
@@ -908,7 +908,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         l2_acl_policy_template_id: &str,
         body: &super::common::L2AclPolicy,
     ) -> UpdateL2AclPolicyTemplate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_L2_ACL_POLICY_TEMPLATE,
             &[l2_acl_policy_template_id],
@@ -935,7 +935,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         &self,
         body: &super::common::L3AclPolicy,
     ) -> AddL3AclPolicyTemplate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_L3_ACL_POLICY_TEMPLATE,
             &[],
@@ -962,7 +962,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         &self,
         l3_acl_policy_template_id: &str,
     ) -> DeleteL3AclPolicyTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_L3_ACL_POLICY_TEMPLATE,
             &[l3_acl_policy_template_id],
@@ -987,7 +987,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         &self,
         l3_acl_policy_template_id: &str,
     ) -> GetL3AclPolicyTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_L3_ACL_POLICY_TEMPLATE,
             &[l3_acl_policy_template_id],
@@ -1015,7 +1015,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         l3_acl_policy_template_id: &str,
         body: &super::common::L3AclPolicy,
     ) -> UpdateL3AclPolicyTemplate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_L3_ACL_POLICY_TEMPLATE,
             &[l3_acl_policy_template_id],
@@ -1042,7 +1042,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         &self,
         body: &super::common::RoguePolicy,
     ) -> AddRoguePolicyTemplate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_ROGUE_POLICY_TEMPLATE,
             &[],
@@ -1069,7 +1069,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         &self,
         rogue_policy_template_id: &str,
     ) -> DeleteRoguePolicyTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_ROGUE_POLICY_TEMPLATE,
             &[rogue_policy_template_id],
@@ -1094,7 +1094,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         &self,
         rogue_policy_template_id: &str,
     ) -> GetRoguePolicyTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ROGUE_POLICY_TEMPLATE,
             &[rogue_policy_template_id],
@@ -1122,7 +1122,7 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         rogue_policy_template_id: &str,
         body: &super::common::RoguePolicy,
     ) -> UpdateRoguePolicyTemplate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_ROGUE_POLICY_TEMPLATE,
             &[rogue_policy_template_id],
@@ -1131,22 +1131,22 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         UpdateRoguePolicyTemplate { req }
     }
 }
-static GET_ROGUE_POLICY_TEMPLATES_FOR_VIEW: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_ROGUE_POLICY_TEMPLATES_FOR_VIEW: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_rogue_policy_templates_for_view",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/roguePolicies/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `get_rogue_policy_templates_for_view`; the first is the default.
@@ -1162,7 +1162,7 @@ pub type GetRoguePolicyTemplatesForViewVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetRoguePolicyTemplatesForView<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetRoguePolicyTemplatesForView<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1177,8 +1177,8 @@ impl<'a> GetRoguePolicyTemplatesForView<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -1242,22 +1242,22 @@ impl<'a> GetRoguePolicyTemplatesForView<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_LAYER3_POLICY_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_LAYER3_POLICY_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_layer3_policy_templates",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/l3AclPolicies/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `get_layer3_policy_templates`; the first is the default.
@@ -1273,7 +1273,7 @@ pub type GetLayer3PolicyTemplatesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetLayer3PolicyTemplates<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetLayer3PolicyTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1288,8 +1288,8 @@ impl<'a> GetLayer3PolicyTemplates<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -1353,22 +1353,22 @@ impl<'a> GetLayer3PolicyTemplates<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_LAYER2_POLICY_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_LAYER2_POLICY_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_layer2_policy_templates",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/l2AclPolicies/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `get_layer2_policy_templates`; the first is the default.
@@ -1384,7 +1384,7 @@ pub type GetLayer2PolicyTemplatesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetLayer2PolicyTemplates<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetLayer2PolicyTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1399,8 +1399,8 @@ impl<'a> GetLayer2PolicyTemplates<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -1464,22 +1464,22 @@ impl<'a> GetLayer2PolicyTemplates<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_DEVICE_POLICY_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_DEVICE_POLICY_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_device_policy_templates",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/devicePolicies/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `get_device_policy_templates`; the first is the default.
@@ -1495,7 +1495,7 @@ pub type GetDevicePolicyTemplatesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetDevicePolicyTemplates<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetDevicePolicyTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1510,8 +1510,8 @@ impl<'a> GetDevicePolicyTemplates<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -1573,22 +1573,22 @@ impl<'a> GetDevicePolicyTemplates<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_APPLICATION_POLICY_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_APPLICATION_POLICY_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_application_policy_templates",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/applicationPolicies/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `get_application_policy_templates`; the first is the default.
@@ -1604,7 +1604,7 @@ pub type GetApplicationPolicyTemplatesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApplicationPolicyTemplates<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetApplicationPolicyTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1619,8 +1619,8 @@ impl<'a> GetApplicationPolicyTemplates<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -1682,22 +1682,22 @@ impl<'a> GetApplicationPolicyTemplates<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_ACCESS_CONTROL_POLICY_PROFILE_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_ACCESS_CONTROL_POLICY_PROFILE_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_access_control_policy_profile_templates",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/accessControlProfiles/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `get_access_control_policy_profile_templates`; the first is the default.
@@ -1713,7 +1713,7 @@ pub type GetAccessControlPolicyProfileTemplatesVersion = super::versions::V1OrJs
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAccessControlPolicyProfileTemplates<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetAccessControlPolicyProfileTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1731,8 +1731,8 @@ impl<'a> GetAccessControlPolicyProfileTemplates<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -1796,22 +1796,22 @@ impl<'a> GetAccessControlPolicyProfileTemplates<'a> {
         self.req.send_json_with_response()
     }
 }
-static ADD_ACCESS_CONTROL_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ADD_ACCESS_CONTROL_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_access_control_profile_template",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/accessControlProfiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `add_access_control_profile_template`; the first is the default.
@@ -1827,7 +1827,7 @@ pub type AddAccessControlProfileTemplateVersion = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddAccessControlProfileTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> AddAccessControlProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1908,22 +1908,22 @@ impl<'a> AddAccessControlProfileTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_ACCESS_CONTROL_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_ACCESS_CONTROL_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_access_control_profile_template",
     method: ruckus_one_runtime::Method::Delete,
     path: "/templates/accessControlProfiles/{accessControlProfileTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_access_control_profile_template`; the first is the default.
@@ -1939,7 +1939,7 @@ pub type DeleteAccessControlProfileTemplateVersion = super::versions::V1_1OrJson
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteAccessControlProfileTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteAccessControlProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2023,22 +2023,22 @@ impl<'a> DeleteAccessControlProfileTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_ACCESS_CONTROL_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_ACCESS_CONTROL_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_access_control_profile_template",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/accessControlProfiles/{accessControlProfileTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_access_control_profile_template`; the first is the default.
@@ -2054,7 +2054,7 @@ pub type GetAccessControlProfileTemplateVersion = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAccessControlProfileTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetAccessControlProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2103,22 +2103,22 @@ impl<'a> GetAccessControlProfileTemplate<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_ACCESS_CONTROL_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_ACCESS_CONTROL_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_access_control_profile_template",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/accessControlProfiles/{accessControlProfileTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_access_control_profile_template`; the first is the default.
@@ -2134,7 +2134,7 @@ pub type UpdateAccessControlProfileTemplateVersion = super::versions::V1_1OrJson
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateAccessControlProfileTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateAccessControlProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2218,22 +2218,22 @@ impl<'a> UpdateAccessControlProfileTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DEACTIVATE_APPLICATION_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_APPLICATION_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_application_policy_template_on_access_control_profile",
     method: ruckus_one_runtime::Method::Delete,
     path: "/templates/accessControlProfiles/{accessControlProfileTemplateId}/applicationPolicies/{applicationPolicyTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_application_policy_template_on_access_control_profile`; the first is the default.
@@ -2249,7 +2249,7 @@ pub type DeactivateApplicationPolicyTemplateOnAccessControlProfileVersion = supe
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2333,22 +2333,22 @@ impl<'a> DeactivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_APPLICATION_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_APPLICATION_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_application_policy_template_on_access_control_profile",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/accessControlProfiles/{accessControlProfileTemplateId}/applicationPolicies/{applicationPolicyTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_application_policy_template_on_access_control_profile`; the first is the default.
@@ -2364,7 +2364,7 @@ pub type ActivateApplicationPolicyTemplateOnAccessControlProfileVersion = super:
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2448,22 +2448,22 @@ impl<'a> ActivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DEACTIVATE_DEVICE_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_DEVICE_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_device_policy_template_on_access_control_profile",
     method: ruckus_one_runtime::Method::Delete,
     path: "/templates/accessControlProfiles/{accessControlProfileTemplateId}/devicePolicies/{devicePolicyTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_device_policy_template_on_access_control_profile`; the first is the default.
@@ -2479,7 +2479,7 @@ pub type DeactivateDevicePolicyTemplateOnAccessControlProfileVersion = super::ve
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateDevicePolicyTemplateOnAccessControlProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateDevicePolicyTemplateOnAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2563,22 +2563,22 @@ impl<'a> DeactivateDevicePolicyTemplateOnAccessControlProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_DEVICE_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_DEVICE_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_device_policy_template_on_access_control_profile",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/accessControlProfiles/{accessControlProfileTemplateId}/devicePolicies/{devicePolicyTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_device_policy_template_on_access_control_profile`; the first is the default.
@@ -2594,7 +2594,7 @@ pub type ActivateDevicePolicyTemplateOnAccessControlProfileVersion = super::vers
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateDevicePolicyTemplateOnAccessControlProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateDevicePolicyTemplateOnAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2678,22 +2678,22 @@ impl<'a> ActivateDevicePolicyTemplateOnAccessControlProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DEACTIVATE_L2_ACL_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_L2_ACL_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_l2_acl_policy_template_on_access_control_profile",
     method: ruckus_one_runtime::Method::Delete,
     path: "/templates/accessControlProfiles/{accessControlProfileTemplateId}/l2AclPolicies/{l2AclPolicyTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_l2_acl_policy_template_on_access_control_profile`; the first is the default.
@@ -2709,7 +2709,7 @@ pub type DeactivateL2AclPolicyTemplateOnAccessControlProfileVersion = super::ver
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2793,22 +2793,22 @@ impl<'a> DeactivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_L2_ACL_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_L2_ACL_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_l2_acl_policy_template_on_access_control_profile",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/accessControlProfiles/{accessControlProfileTemplateId}/l2AclPolicies/{l2AclPolicyTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_l2_acl_policy_template_on_access_control_profile`; the first is the default.
@@ -2824,7 +2824,7 @@ pub type ActivateL2AclPolicyTemplateOnAccessControlProfileVersion = super::versi
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2908,22 +2908,22 @@ impl<'a> ActivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DEACTIVATE_L3_ACL_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_L3_ACL_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_l3_acl_policy_template_on_access_control_profile",
     method: ruckus_one_runtime::Method::Delete,
     path: "/templates/accessControlProfiles/{accessControlProfileTemplateId}/l3AclPolicies/{l3AclPolicyTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_l3_acl_policy_template_on_access_control_profile`; the first is the default.
@@ -2939,7 +2939,7 @@ pub type DeactivateL3AclPolicyTemplateOnAccessControlProfileVersion = super::ver
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3023,22 +3023,22 @@ impl<'a> DeactivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_L3_ACL_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_L3_ACL_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_l3_acl_policy_template_on_access_control_profile",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/accessControlProfiles/{accessControlProfileTemplateId}/l3AclPolicies/{l3AclPolicyTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_l3_acl_policy_template_on_access_control_profile`; the first is the default.
@@ -3054,7 +3054,7 @@ pub type ActivateL3AclPolicyTemplateOnAccessControlProfileVersion = super::versi
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3138,22 +3138,22 @@ impl<'a> ActivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ADD_APPLICATION_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ADD_APPLICATION_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_application_policy_template",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/applicationPolicies",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `add_application_policy_template`; the first is the default.
@@ -3169,7 +3169,7 @@ pub type AddApplicationPolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddApplicationPolicyTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> AddApplicationPolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3250,22 +3250,22 @@ impl<'a> AddApplicationPolicyTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_APPLICATION_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_APPLICATION_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_application_policy_template",
     method: ruckus_one_runtime::Method::Delete,
     path: "/templates/applicationPolicies/{applicationPolicyTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_application_policy_template`; the first is the default.
@@ -3281,7 +3281,7 @@ pub type DeleteApplicationPolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteApplicationPolicyTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteApplicationPolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3362,22 +3362,22 @@ impl<'a> DeleteApplicationPolicyTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_APPLICATION_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_APPLICATION_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_application_policy_template",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/applicationPolicies/{applicationPolicyTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_application_policy_template`; the first is the default.
@@ -3393,7 +3393,7 @@ pub type GetApplicationPolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApplicationPolicyTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetApplicationPolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3442,22 +3442,22 @@ impl<'a> GetApplicationPolicyTemplate<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_APPLICATION_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_APPLICATION_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_application_policy_template",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/applicationPolicies/{applicationPolicyTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_application_policy_template`; the first is the default.
@@ -3473,7 +3473,7 @@ pub type UpdateApplicationPolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApplicationPolicyTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateApplicationPolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3554,22 +3554,22 @@ impl<'a> UpdateApplicationPolicyTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ADD_DEVICE_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ADD_DEVICE_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_device_policy_template",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/devicePolicies",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `add_device_policy_template`; the first is the default.
@@ -3585,7 +3585,7 @@ pub type AddDevicePolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddDevicePolicyTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> AddDevicePolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3666,22 +3666,22 @@ impl<'a> AddDevicePolicyTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_DEVICE_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_DEVICE_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_device_policy_template",
     method: ruckus_one_runtime::Method::Delete,
     path: "/templates/devicePolicies/{devicePolicyTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_device_policy_template`; the first is the default.
@@ -3697,7 +3697,7 @@ pub type DeleteDevicePolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteDevicePolicyTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteDevicePolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3778,22 +3778,22 @@ impl<'a> DeleteDevicePolicyTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_DEVICE_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_DEVICE_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_device_policy_template",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/devicePolicies/{devicePolicyTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_device_policy_template`; the first is the default.
@@ -3809,7 +3809,7 @@ pub type GetDevicePolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetDevicePolicyTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetDevicePolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3858,22 +3858,22 @@ impl<'a> GetDevicePolicyTemplate<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_DEVICE_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_DEVICE_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_device_policy_template",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/devicePolicies/{devicePolicyTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_device_policy_template`; the first is the default.
@@ -3889,7 +3889,7 @@ pub type UpdateDevicePolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateDevicePolicyTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateDevicePolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3970,22 +3970,22 @@ impl<'a> UpdateDevicePolicyTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ADD_L2_ACL_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ADD_L2_ACL_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_l2_acl_policy_template",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/l2AclPolicies",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `add_l2_acl_policy_template`; the first is the default.
@@ -4001,7 +4001,7 @@ pub type AddL2AclPolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddL2AclPolicyTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> AddL2AclPolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4082,22 +4082,22 @@ impl<'a> AddL2AclPolicyTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_L2_ACL_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_L2_ACL_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_l2_acl_policy_template",
     method: ruckus_one_runtime::Method::Delete,
     path: "/templates/l2AclPolicies/{l2AclPolicyTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_l2_acl_policy_template`; the first is the default.
@@ -4113,7 +4113,7 @@ pub type DeleteL2AclPolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteL2AclPolicyTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteL2AclPolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4194,22 +4194,22 @@ impl<'a> DeleteL2AclPolicyTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_L2_ACL_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_L2_ACL_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_l2_acl_policy_template",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/l2AclPolicies/{l2AclPolicyTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_l2_acl_policy_template`; the first is the default.
@@ -4225,7 +4225,7 @@ pub type GetL2AclPolicyTemplateVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetL2AclPolicyTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetL2AclPolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4274,22 +4274,22 @@ impl<'a> GetL2AclPolicyTemplate<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_L2_ACL_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_L2_ACL_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_l2_acl_policy_template",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/l2AclPolicies/{l2AclPolicyTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_l2_acl_policy_template`; the first is the default.
@@ -4305,7 +4305,7 @@ pub type UpdateL2AclPolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateL2AclPolicyTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateL2AclPolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4386,22 +4386,22 @@ impl<'a> UpdateL2AclPolicyTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ADD_L3_ACL_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ADD_L3_ACL_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_l3_acl_policy_template",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/l3AclPolicies",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `add_l3_acl_policy_template`; the first is the default.
@@ -4417,7 +4417,7 @@ pub type AddL3AclPolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddL3AclPolicyTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> AddL3AclPolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4498,22 +4498,22 @@ impl<'a> AddL3AclPolicyTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_L3_ACL_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_L3_ACL_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_l3_acl_policy_template",
     method: ruckus_one_runtime::Method::Delete,
     path: "/templates/l3AclPolicies/{l3AclPolicyTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_l3_acl_policy_template`; the first is the default.
@@ -4529,7 +4529,7 @@ pub type DeleteL3AclPolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteL3AclPolicyTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteL3AclPolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4610,22 +4610,22 @@ impl<'a> DeleteL3AclPolicyTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_L3_ACL_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_L3_ACL_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_l3_acl_policy_template",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/l3AclPolicies/{l3AclPolicyTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_l3_acl_policy_template`; the first is the default.
@@ -4641,7 +4641,7 @@ pub type GetL3AclPolicyTemplateVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetL3AclPolicyTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetL3AclPolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4690,22 +4690,22 @@ impl<'a> GetL3AclPolicyTemplate<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_L3_ACL_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_L3_ACL_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_l3_acl_policy_template",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/l3AclPolicies/{l3AclPolicyTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_l3_acl_policy_template`; the first is the default.
@@ -4721,7 +4721,7 @@ pub type UpdateL3AclPolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateL3AclPolicyTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateL3AclPolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4802,22 +4802,22 @@ impl<'a> UpdateL3AclPolicyTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ADD_ROGUE_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ADD_ROGUE_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_rogue_policy_template",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/roguePolicies",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `add_rogue_policy_template`; the first is the default.
@@ -4833,7 +4833,7 @@ pub type AddRoguePolicyTemplateVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddRoguePolicyTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> AddRoguePolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4914,22 +4914,22 @@ impl<'a> AddRoguePolicyTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_ROGUE_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_ROGUE_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_rogue_policy_template",
     method: ruckus_one_runtime::Method::Delete,
     path: "/templates/roguePolicies/{roguePolicyTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_rogue_policy_template`; the first is the default.
@@ -4945,7 +4945,7 @@ pub type DeleteRoguePolicyTemplateVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteRoguePolicyTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteRoguePolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5026,22 +5026,22 @@ impl<'a> DeleteRoguePolicyTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_ROGUE_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_ROGUE_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_rogue_policy_template",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/roguePolicies/{roguePolicyTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_rogue_policy_template`; the first is the default.
@@ -5057,7 +5057,7 @@ pub type GetRoguePolicyTemplateVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetRoguePolicyTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetRoguePolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5106,22 +5106,22 @@ impl<'a> GetRoguePolicyTemplate<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_ROGUE_POLICY_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_ROGUE_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_rogue_policy_template",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/roguePolicies/{roguePolicyTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_rogue_policy_template`; the first is the default.
@@ -5137,7 +5137,7 @@ pub type UpdateRoguePolicyTemplateVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateRoguePolicyTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateRoguePolicyTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).

@@ -45,7 +45,7 @@ impl<'a> WifiTemplatesClient<'a> {
         &self,
         body: &super::common::DynamicQueryPayload,
     ) -> WifiNetworkTemplate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &WIFI_NETWORK_TEMPLATE,
             &[],
@@ -72,7 +72,7 @@ impl<'a> WifiTemplatesClient<'a> {
         &self,
         body: &super::common::DynamicQueryPayload,
     ) -> GetWifiCallingServiceProfileTemplates<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_WIFI_CALLING_SERVICE_PROFILE_TEMPLATES,
             &[],
@@ -101,7 +101,7 @@ impl<'a> WifiTemplatesClient<'a> {
         &self,
         body: &super::common::DynamicQueryPayload,
     ) -> QueryVlanPoolProfileTemplates<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_VLAN_POOL_PROFILE_TEMPLATES,
             &[],
@@ -130,7 +130,7 @@ impl<'a> WifiTemplatesClient<'a> {
         &self,
         body: &super::common::DynamicQueryPayload,
     ) -> GetSyslogServerProfileTemplatesForView<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SYSLOG_SERVER_PROFILE_TEMPLATES_FOR_VIEW,
             &[],
@@ -159,7 +159,7 @@ impl<'a> WifiTemplatesClient<'a> {
         &self,
         body: &super::common::DynamicQueryPayload,
     ) -> GetRadiusServerProfileTemplatesV2<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_RADIUS_SERVER_PROFILE_TEMPLATES_V2,
             &[],
@@ -188,7 +188,7 @@ impl<'a> WifiTemplatesClient<'a> {
         &self,
         body: &super::common::DynamicQueryPayload,
     ) -> GetEthernetPortProfileTemplates<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ETHERNET_PORT_PROFILE_TEMPLATES,
             &[],
@@ -217,7 +217,7 @@ impl<'a> WifiTemplatesClient<'a> {
         &self,
         body: &super::common::DynamicQueryPayload,
     ) -> QueryDhcpConfigServiceProfileTemplatesForView<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_DHCP_CONFIG_SERVICE_PROFILE_TEMPLATES_FOR_VIEW,
             &[],
@@ -246,7 +246,7 @@ impl<'a> WifiTemplatesClient<'a> {
         &self,
         body: &super::common::DhcpConfigServiceProfile,
     ) -> CreateDhcpConfigServiceProfileTemplate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_DHCP_CONFIG_SERVICE_PROFILE_TEMPLATE,
             &[],
@@ -277,7 +277,7 @@ impl<'a> WifiTemplatesClient<'a> {
         &self,
         dhcp_config_service_profile_id: &str,
     ) -> DeleteDhcpConfigServiceProfileTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_DHCP_CONFIG_SERVICE_PROFILE_TEMPLATE,
             &[dhcp_config_service_profile_id],
@@ -306,7 +306,7 @@ impl<'a> WifiTemplatesClient<'a> {
         &self,
         dhcp_config_service_profile_id: &str,
     ) -> GetDhcpConfigServiceProfileTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_DHCP_CONFIG_SERVICE_PROFILE_TEMPLATE,
             &[dhcp_config_service_profile_id],
@@ -338,7 +338,7 @@ impl<'a> WifiTemplatesClient<'a> {
         dhcp_config_service_profile_id: &str,
         body: &super::common::DhcpConfigServiceProfile,
     ) -> UpdateDhcpConfigServiceProfileTemplate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_DHCP_CONFIG_SERVICE_PROFILE_TEMPLATE,
             &[dhcp_config_service_profile_id],
@@ -367,7 +367,7 @@ impl<'a> WifiTemplatesClient<'a> {
         &self,
         body: &super::common::RadiusServerProfile,
     ) -> AddRadiusServerProfileTemplateV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_RADIUS_SERVER_PROFILE_TEMPLATE_V1,
             &[],
@@ -398,7 +398,7 @@ impl<'a> WifiTemplatesClient<'a> {
         &self,
         radius_server_profile_template_id: &str,
     ) -> DeleteRadiusServerProfileTemplateV1<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_RADIUS_SERVER_PROFILE_TEMPLATE_V1,
             &[radius_server_profile_template_id],
@@ -425,7 +425,7 @@ impl<'a> WifiTemplatesClient<'a> {
         &self,
         radius_server_profile_template_id: &str,
     ) -> GetRadiusServerProfileTemplateV1<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_RADIUS_SERVER_PROFILE_TEMPLATE_V1,
             &[radius_server_profile_template_id],
@@ -455,7 +455,7 @@ impl<'a> WifiTemplatesClient<'a> {
         radius_server_profile_template_id: &str,
         body: &super::common::RadiusServerProfile,
     ) -> UpdateRadiusServerProfileTemplateV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_RADIUS_SERVER_PROFILE_TEMPLATE_V1,
             &[radius_server_profile_template_id],
@@ -484,7 +484,7 @@ impl<'a> WifiTemplatesClient<'a> {
         &self,
         body: &super::common::SyslogServerProfile,
     ) -> CreateSyslogServerProfileTemplate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SYSLOG_SERVER_PROFILE_TEMPLATE,
             &[],
@@ -515,7 +515,7 @@ impl<'a> WifiTemplatesClient<'a> {
         &self,
         syslog_server_profile_template_id: &str,
     ) -> DeleteSyslogServerProfileTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SYSLOG_SERVER_PROFILE_TEMPLATE,
             &[syslog_server_profile_template_id],
@@ -542,7 +542,7 @@ impl<'a> WifiTemplatesClient<'a> {
         &self,
         syslog_server_profile_template_id: &str,
     ) -> GetSyslogServerProfileTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SYSLOG_SERVER_PROFILE_TEMPLATE,
             &[syslog_server_profile_template_id],
@@ -572,7 +572,7 @@ impl<'a> WifiTemplatesClient<'a> {
         syslog_server_profile_template_id: &str,
         body: &super::common::SyslogServerProfile,
     ) -> UpdateSyslogServerProfileTemplate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_SYSLOG_SERVER_PROFILE_TEMPLATE,
             &[syslog_server_profile_template_id],
@@ -601,7 +601,7 @@ impl<'a> WifiTemplatesClient<'a> {
         &self,
         body: &super::common::TunnelServiceProfile,
     ) -> CreateTunnelServiceProfileTemplate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_TUNNEL_SERVICE_PROFILE_TEMPLATE,
             &[],
@@ -632,7 +632,7 @@ impl<'a> WifiTemplatesClient<'a> {
         &self,
         tunnel_service_profile_template_id: &str,
     ) -> DeleteTunnelServiceProfileTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_TUNNEL_SERVICE_PROFILE_TEMPLATE,
             &[tunnel_service_profile_template_id],
@@ -661,7 +661,7 @@ impl<'a> WifiTemplatesClient<'a> {
         &self,
         tunnel_service_profile_template_id: &str,
     ) -> GetTunnelServiceProfileTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_TUNNEL_SERVICE_PROFILE_TEMPLATE,
             &[tunnel_service_profile_template_id],
@@ -693,7 +693,7 @@ impl<'a> WifiTemplatesClient<'a> {
         tunnel_service_profile_template_id: &str,
         body: &super::common::TunnelServiceProfile,
     ) -> UpdateTunnelServiceProfileTemplate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_TUNNEL_SERVICE_PROFILE_TEMPLATE,
             &[tunnel_service_profile_template_id],
@@ -722,7 +722,7 @@ impl<'a> WifiTemplatesClient<'a> {
         &self,
         body: &super::common::VlanPoolProfile,
     ) -> AddVlanPoolProfileTemplate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_VLAN_POOL_PROFILE_TEMPLATE,
             &[],
@@ -749,7 +749,7 @@ impl<'a> WifiTemplatesClient<'a> {
         &self,
         vlan_pool_profile_template_id: &str,
     ) -> DeleteVlanPoolProfileTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VLAN_POOL_PROFILE_TEMPLATE,
             &[vlan_pool_profile_template_id],
@@ -776,7 +776,7 @@ impl<'a> WifiTemplatesClient<'a> {
         &self,
         vlan_pool_profile_template_id: &str,
     ) -> GetVlanPoolProfileTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VLAN_POOL_PROFILE_TEMPLATE,
             &[vlan_pool_profile_template_id],
@@ -804,7 +804,7 @@ impl<'a> WifiTemplatesClient<'a> {
         vlan_pool_profile_template_id: &str,
         body: &super::common::VlanPoolProfile,
     ) -> UpdateVlanPoolProfileTemplate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VLAN_POOL_PROFILE_TEMPLATE,
             &[vlan_pool_profile_template_id],
@@ -833,7 +833,7 @@ impl<'a> WifiTemplatesClient<'a> {
         &self,
         body: &super::common::WifiCallingServiceProfile,
     ) -> CreateWifiCallingServiceProfileTemplate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_WIFI_CALLING_SERVICE_PROFILE_TEMPLATE,
             &[],
@@ -864,7 +864,7 @@ impl<'a> WifiTemplatesClient<'a> {
         &self,
         wifi_calling_service_profile_id: &str,
     ) -> DeleteWifiCallingServiceProfileTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_WIFI_CALLING_SERVICE_PROFILE_TEMPLATE,
             &[wifi_calling_service_profile_id],
@@ -893,7 +893,7 @@ impl<'a> WifiTemplatesClient<'a> {
         &self,
         wifi_calling_service_profile_id: &str,
     ) -> GetWiFiCallingServiceProfileTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_WI_FI_CALLING_SERVICE_PROFILE_TEMPLATE,
             &[wifi_calling_service_profile_id],
@@ -925,7 +925,7 @@ impl<'a> WifiTemplatesClient<'a> {
         wifi_calling_service_profile_id: &str,
         body: &super::common::WifiCallingServiceProfile,
     ) -> UpdateWifiCallingServiceProfileTemplate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_WIFI_CALLING_SERVICE_PROFILE_TEMPLATE,
             &[wifi_calling_service_profile_id],
@@ -960,7 +960,7 @@ impl<'a> WifiTemplatesClient<'a> {
         wifi_calling_service_profile_id: &str,
         body: &super::common::CloneSettings,
     ) -> CloneWifiCallingServiceProfileTemplate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CLONE_WIFI_CALLING_SERVICE_PROFILE_TEMPLATE,
             &[wifi_calling_service_profile_id],
@@ -989,7 +989,7 @@ impl<'a> WifiTemplatesClient<'a> {
         &self,
         body: &super::common::WifiNetwork,
     ) -> CreateWifiNetworkTemplate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_WIFI_NETWORK_TEMPLATE,
             &[],
@@ -1016,7 +1016,7 @@ impl<'a> WifiTemplatesClient<'a> {
         &self,
         wifi_network_template_id: &str,
     ) -> DeleteWifiNetworkTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_WIFI_NETWORK_TEMPLATE,
             &[wifi_network_template_id],
@@ -1041,7 +1041,7 @@ impl<'a> WifiTemplatesClient<'a> {
         &self,
         wifi_network_template_id: &str,
     ) -> GetWifiNetworkTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_WIFI_NETWORK_TEMPLATE,
             &[wifi_network_template_id],
@@ -1069,7 +1069,7 @@ impl<'a> WifiTemplatesClient<'a> {
         wifi_network_template_id: &str,
         body: &super::common::WifiNetwork,
     ) -> UpdateWifiNetworkTemplate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_WIFI_NETWORK_TEMPLATE,
             &[wifi_network_template_id],
@@ -1102,7 +1102,7 @@ impl<'a> WifiTemplatesClient<'a> {
         wifi_network_template_id: &str,
         access_control_profile_template_id: &str,
     ) -> DeactivateAccessControlProfileTemplateOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_ACCESS_CONTROL_PROFILE_TEMPLATE_ON_WIFI_NETWORK,
             &[wifi_network_template_id, access_control_profile_template_id],
@@ -1136,7 +1136,7 @@ impl<'a> WifiTemplatesClient<'a> {
         wifi_network_template_id: &str,
         access_control_profile_template_id: &str,
     ) -> ActivateAccessControlProfileTemplateOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_ACCESS_CONTROL_PROFILE_TEMPLATE_ON_WIFI_NETWORK,
             &[wifi_network_template_id, access_control_profile_template_id],
@@ -1166,7 +1166,7 @@ impl<'a> WifiTemplatesClient<'a> {
         wifi_network_template_id: &str,
         body: &super::common::CloneSettings,
     ) -> CloneWifiNetworkTemplate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CLONE_WIFI_NETWORK_TEMPLATE,
             &[wifi_network_template_id],
@@ -1199,7 +1199,7 @@ impl<'a> WifiTemplatesClient<'a> {
         wifi_network_template_id: &str,
         dpsk_service_template_id: &str,
     ) -> ActivateDpskServiceOnWifiNetworkTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_DPSK_SERVICE_ON_WIFI_NETWORK_TEMPLATE,
             &[wifi_network_template_id, dpsk_service_template_id],
@@ -1233,7 +1233,7 @@ impl<'a> WifiTemplatesClient<'a> {
         wifi_network_template_id: &str,
         portal_service_profile_template_id: &str,
     ) -> ActivatePortalServiceProfileTemplateOnWifiNetworkTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_PORTAL_SERVICE_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE,
             &[wifi_network_template_id, portal_service_profile_template_id],
@@ -1264,7 +1264,7 @@ impl<'a> WifiTemplatesClient<'a> {
         &self,
         wifi_network_template_id: &str,
     ) -> GetWifiNetworkTemplateRadiusServerProfileTemplateSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_WIFI_NETWORK_TEMPLATE_RADIUS_SERVER_PROFILE_TEMPLATE_SETTINGS,
             &[wifi_network_template_id],
@@ -1298,7 +1298,7 @@ impl<'a> WifiTemplatesClient<'a> {
         wifi_network_template_id: &str,
         body: &super::common::WifiNetworkRadiusServerProfileSettings,
     ) -> UpdateWifiNetworkTemplateRadiusServerProfileTemplateSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_WIFI_NETWORK_TEMPLATE_RADIUS_SERVER_PROFILE_TEMPLATE_SETTINGS,
             &[wifi_network_template_id],
@@ -1333,7 +1333,7 @@ impl<'a> WifiTemplatesClient<'a> {
         wifi_network_template_id: &str,
         radius_server_profile_template_id: &str,
     ) -> DeactivateRadiusServerProfileTemplateOnWifiNetworkTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_RADIUS_SERVER_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE,
             &[wifi_network_template_id, radius_server_profile_template_id],
@@ -1367,7 +1367,7 @@ impl<'a> WifiTemplatesClient<'a> {
         wifi_network_template_id: &str,
         radius_server_profile_template_id: &str,
     ) -> ActivateRadiusServerProfileTemplateOnWifiNetworkTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_RADIUS_SERVER_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE,
             &[wifi_network_template_id, radius_server_profile_template_id],
@@ -1401,7 +1401,7 @@ impl<'a> WifiTemplatesClient<'a> {
         wifi_network_template_id: &str,
         vlan_pool_profile_template_id: &str,
     ) -> DeactivateVlanPoolProfileTemplateOnWifiNetworkTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_VLAN_POOL_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE,
             &[wifi_network_template_id, vlan_pool_profile_template_id],
@@ -1435,7 +1435,7 @@ impl<'a> WifiTemplatesClient<'a> {
         wifi_network_template_id: &str,
         vlan_pool_profile_template_id: &str,
     ) -> ActivateVlanPoolProfileTemplateOnWifiNetworkTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_VLAN_POOL_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE,
             &[wifi_network_template_id, vlan_pool_profile_template_id],
@@ -1469,7 +1469,7 @@ impl<'a> WifiTemplatesClient<'a> {
         wifi_network_template_id: &str,
         wifi_calling_service_profile_id: &str,
     ) -> DeactivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_WIFI_CALLING_SERVICE_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE,
             &[wifi_network_template_id, wifi_calling_service_profile_id],
@@ -1503,7 +1503,7 @@ impl<'a> WifiTemplatesClient<'a> {
         wifi_network_template_id: &str,
         wifi_calling_service_profile_id: &str,
     ) -> ActivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_WIFI_CALLING_SERVICE_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE,
             &[wifi_network_template_id, wifi_calling_service_profile_id],
@@ -1513,22 +1513,22 @@ impl<'a> WifiTemplatesClient<'a> {
         }
     }
 }
-static WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "wifi_network_template",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/wifiNetworks/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `wifi_network_template`; the first is the default.
@@ -1544,7 +1544,7 @@ pub type WifiNetworkTemplateVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct WifiNetworkTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> WifiNetworkTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1559,8 +1559,8 @@ impl<'a> WifiNetworkTemplate<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "venueApGroups",
         first_page: 1u32,
     };
@@ -1614,22 +1614,22 @@ impl<'a> WifiNetworkTemplate<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_WIFI_CALLING_SERVICE_PROFILE_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_WIFI_CALLING_SERVICE_PROFILE_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_wifi_calling_service_profile_templates",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/wifiCallingServiceProfiles/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `get_wifi_calling_service_profile_templates`; the first is the default.
@@ -1645,7 +1645,7 @@ pub type GetWifiCallingServiceProfileTemplatesVersion = super::versions::V1OrJso
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiCallingServiceProfileTemplates<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetWifiCallingServiceProfileTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1663,8 +1663,8 @@ impl<'a> GetWifiCallingServiceProfileTemplates<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -1731,22 +1731,22 @@ impl<'a> GetWifiCallingServiceProfileTemplates<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_VLAN_POOL_PROFILE_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_VLAN_POOL_PROFILE_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_vlan_pool_profile_templates",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/vlanPoolProfiles/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_vlan_pool_profile_templates`; the first is the default.
@@ -1762,7 +1762,7 @@ pub type QueryVlanPoolProfileTemplatesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVlanPoolProfileTemplates<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryVlanPoolProfileTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1777,8 +1777,8 @@ impl<'a> QueryVlanPoolProfileTemplates<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -1842,22 +1842,22 @@ impl<'a> QueryVlanPoolProfileTemplates<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_SYSLOG_SERVER_PROFILE_TEMPLATES_FOR_VIEW: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_SYSLOG_SERVER_PROFILE_TEMPLATES_FOR_VIEW: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_syslog_server_profile_templates_for_view",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/syslogServerProfiles/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `get_syslog_server_profile_templates_for_view`; the first is the default.
@@ -1873,7 +1873,7 @@ pub type GetSyslogServerProfileTemplatesForViewVersion = super::versions::V1OrJs
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSyslogServerProfileTemplatesForView<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetSyslogServerProfileTemplatesForView<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -1891,8 +1891,8 @@ impl<'a> GetSyslogServerProfileTemplatesForView<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -1956,26 +1956,26 @@ impl<'a> GetSyslogServerProfileTemplatesForView<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_RADIUS_SERVER_PROFILE_TEMPLATES_V2: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_RADIUS_SERVER_PROFILE_TEMPLATES_V2: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_radius_server_profile_templates_v2",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/radiusServerProfiles/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `get_radius_server_profile_templates_v2`; the first is the default.
@@ -1992,7 +1992,7 @@ pub type GetRadiusServerProfileTemplatesV2Version = super::versions::V1_1OrV1OrJ
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetRadiusServerProfileTemplatesV2<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetRadiusServerProfileTemplatesV2<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2007,8 +2007,8 @@ impl<'a> GetRadiusServerProfileTemplatesV2<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -2072,22 +2072,22 @@ impl<'a> GetRadiusServerProfileTemplatesV2<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_ETHERNET_PORT_PROFILE_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_ETHERNET_PORT_PROFILE_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ethernet_port_profile_templates",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/ethernetPortProfiles/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `get_ethernet_port_profile_templates`; the first is the default.
@@ -2103,7 +2103,7 @@ pub type GetEthernetPortProfileTemplatesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetEthernetPortProfileTemplates<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetEthernetPortProfileTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2118,8 +2118,8 @@ impl<'a> GetEthernetPortProfileTemplates<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -2183,22 +2183,22 @@ impl<'a> GetEthernetPortProfileTemplates<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_DHCP_CONFIG_SERVICE_PROFILE_TEMPLATES_FOR_VIEW: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_DHCP_CONFIG_SERVICE_PROFILE_TEMPLATES_FOR_VIEW: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_dhcp_config_service_profile_templates_for_view",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/dhcpConfigServiceProfiles/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_dhcp_config_service_profile_templates_for_view`; the first is the default.
@@ -2214,7 +2214,7 @@ pub type QueryDhcpConfigServiceProfileTemplatesForViewVersion = super::versions:
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryDhcpConfigServiceProfileTemplatesForView<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryDhcpConfigServiceProfileTemplatesForView<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2232,8 +2232,8 @@ impl<'a> QueryDhcpConfigServiceProfileTemplatesForView<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -2300,22 +2300,22 @@ impl<'a> QueryDhcpConfigServiceProfileTemplatesForView<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_DHCP_CONFIG_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_DHCP_CONFIG_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_dhcp_config_service_profile_template",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/dhcpConfigServiceProfiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_dhcp_config_service_profile_template`; the first is the default.
@@ -2331,7 +2331,7 @@ pub type CreateDhcpConfigServiceProfileTemplateVersion = super::versions::V1_1Or
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateDhcpConfigServiceProfileTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateDhcpConfigServiceProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2415,22 +2415,22 @@ impl<'a> CreateDhcpConfigServiceProfileTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_DHCP_CONFIG_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_DHCP_CONFIG_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_dhcp_config_service_profile_template",
     method: ruckus_one_runtime::Method::Delete,
     path: "/templates/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_dhcp_config_service_profile_template`; the first is the default.
@@ -2446,7 +2446,7 @@ pub type DeleteDhcpConfigServiceProfileTemplateVersion = super::versions::V1_1Or
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteDhcpConfigServiceProfileTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteDhcpConfigServiceProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2530,22 +2530,22 @@ impl<'a> DeleteDhcpConfigServiceProfileTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_DHCP_CONFIG_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_DHCP_CONFIG_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_dhcp_config_service_profile_template",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_dhcp_config_service_profile_template`; the first is the default.
@@ -2561,7 +2561,7 @@ pub type GetDhcpConfigServiceProfileTemplateVersion = super::versions::V1_1OrJso
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetDhcpConfigServiceProfileTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetDhcpConfigServiceProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2616,22 +2616,22 @@ impl<'a> GetDhcpConfigServiceProfileTemplate<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_DHCP_CONFIG_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_DHCP_CONFIG_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_dhcp_config_service_profile_template",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_dhcp_config_service_profile_template`; the first is the default.
@@ -2647,7 +2647,7 @@ pub type UpdateDhcpConfigServiceProfileTemplateVersion = super::versions::V1_1Or
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateDhcpConfigServiceProfileTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateDhcpConfigServiceProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2731,22 +2731,22 @@ impl<'a> UpdateDhcpConfigServiceProfileTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ADD_RADIUS_SERVER_PROFILE_TEMPLATE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ADD_RADIUS_SERVER_PROFILE_TEMPLATE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_radius_server_profile_template_v1",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/radiusServerProfiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `add_radius_server_profile_template_v1`; the first is the default.
@@ -2762,7 +2762,7 @@ pub type AddRadiusServerProfileTemplateV1Version = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddRadiusServerProfileTemplateV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> AddRadiusServerProfileTemplateV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2843,22 +2843,22 @@ impl<'a> AddRadiusServerProfileTemplateV1<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_RADIUS_SERVER_PROFILE_TEMPLATE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_RADIUS_SERVER_PROFILE_TEMPLATE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_radius_server_profile_template_v1",
     method: ruckus_one_runtime::Method::Delete,
     path: "/templates/radiusServerProfiles/{radiusServerProfileTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_radius_server_profile_template_v1`; the first is the default.
@@ -2874,7 +2874,7 @@ pub type DeleteRadiusServerProfileTemplateV1Version = super::versions::V1_1OrJso
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteRadiusServerProfileTemplateV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteRadiusServerProfileTemplateV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2958,22 +2958,22 @@ impl<'a> DeleteRadiusServerProfileTemplateV1<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_RADIUS_SERVER_PROFILE_TEMPLATE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_RADIUS_SERVER_PROFILE_TEMPLATE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_radius_server_profile_template_v1",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/radiusServerProfiles/{radiusServerProfileTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_radius_server_profile_template_v1`; the first is the default.
@@ -2989,7 +2989,7 @@ pub type GetRadiusServerProfileTemplateV1Version = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetRadiusServerProfileTemplateV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetRadiusServerProfileTemplateV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3038,22 +3038,22 @@ impl<'a> GetRadiusServerProfileTemplateV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_RADIUS_SERVER_PROFILE_TEMPLATE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_RADIUS_SERVER_PROFILE_TEMPLATE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_radius_server_profile_template_v1",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/radiusServerProfiles/{radiusServerProfileTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_radius_server_profile_template_v1`; the first is the default.
@@ -3069,7 +3069,7 @@ pub type UpdateRadiusServerProfileTemplateV1Version = super::versions::V1_1OrJso
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateRadiusServerProfileTemplateV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateRadiusServerProfileTemplateV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3153,22 +3153,22 @@ impl<'a> UpdateRadiusServerProfileTemplateV1<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static CREATE_SYSLOG_SERVER_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_SYSLOG_SERVER_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_syslog_server_profile_template",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/syslogServerProfiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_syslog_server_profile_template`; the first is the default.
@@ -3184,7 +3184,7 @@ pub type CreateSyslogServerProfileTemplateVersion = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSyslogServerProfileTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateSyslogServerProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3265,22 +3265,22 @@ impl<'a> CreateSyslogServerProfileTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_SYSLOG_SERVER_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_SYSLOG_SERVER_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_syslog_server_profile_template",
     method: ruckus_one_runtime::Method::Delete,
     path: "/templates/syslogServerProfiles/{syslogServerProfileTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_syslog_server_profile_template`; the first is the default.
@@ -3296,7 +3296,7 @@ pub type DeleteSyslogServerProfileTemplateVersion = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSyslogServerProfileTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteSyslogServerProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3377,22 +3377,22 @@ impl<'a> DeleteSyslogServerProfileTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_SYSLOG_SERVER_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_SYSLOG_SERVER_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_syslog_server_profile_template",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/syslogServerProfiles/{syslogServerProfileTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_syslog_server_profile_template`; the first is the default.
@@ -3408,7 +3408,7 @@ pub type GetSyslogServerProfileTemplateVersion = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSyslogServerProfileTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetSyslogServerProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3457,22 +3457,22 @@ impl<'a> GetSyslogServerProfileTemplate<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_SYSLOG_SERVER_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_SYSLOG_SERVER_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_syslog_server_profile_template",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/syslogServerProfiles/{syslogServerProfileTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_syslog_server_profile_template`; the first is the default.
@@ -3488,7 +3488,7 @@ pub type UpdateSyslogServerProfileTemplateVersion = super::versions::V1_1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSyslogServerProfileTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateSyslogServerProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3569,22 +3569,22 @@ impl<'a> UpdateSyslogServerProfileTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static CREATE_TUNNEL_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_TUNNEL_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_tunnel_service_profile_template",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/tunnelServiceProfiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_tunnel_service_profile_template`; the first is the default.
@@ -3600,7 +3600,7 @@ pub type CreateTunnelServiceProfileTemplateVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateTunnelServiceProfileTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateTunnelServiceProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3684,22 +3684,22 @@ impl<'a> CreateTunnelServiceProfileTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_TUNNEL_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_TUNNEL_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_tunnel_service_profile_template",
     method: ruckus_one_runtime::Method::Delete,
     path: "/templates/tunnelServiceProfiles/{tunnelServiceProfileTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_tunnel_service_profile_template`; the first is the default.
@@ -3715,7 +3715,7 @@ pub type DeleteTunnelServiceProfileTemplateVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteTunnelServiceProfileTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteTunnelServiceProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3799,22 +3799,22 @@ impl<'a> DeleteTunnelServiceProfileTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_TUNNEL_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_TUNNEL_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_tunnel_service_profile_template",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/tunnelServiceProfiles/{tunnelServiceProfileTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_tunnel_service_profile_template`; the first is the default.
@@ -3830,7 +3830,7 @@ pub type GetTunnelServiceProfileTemplateVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetTunnelServiceProfileTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetTunnelServiceProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3879,22 +3879,22 @@ impl<'a> GetTunnelServiceProfileTemplate<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_TUNNEL_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_TUNNEL_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_tunnel_service_profile_template",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/tunnelServiceProfiles/{tunnelServiceProfileTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_tunnel_service_profile_template`; the first is the default.
@@ -3910,7 +3910,7 @@ pub type UpdateTunnelServiceProfileTemplateVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateTunnelServiceProfileTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateTunnelServiceProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3994,22 +3994,22 @@ impl<'a> UpdateTunnelServiceProfileTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ADD_VLAN_POOL_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ADD_VLAN_POOL_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_vlan_pool_profile_template",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/vlanPoolProfiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `add_vlan_pool_profile_template`; the first is the default.
@@ -4025,7 +4025,7 @@ pub type AddVlanPoolProfileTemplateVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddVlanPoolProfileTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> AddVlanPoolProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4106,22 +4106,22 @@ impl<'a> AddVlanPoolProfileTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_VLAN_POOL_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_VLAN_POOL_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_vlan_pool_profile_template",
     method: ruckus_one_runtime::Method::Delete,
     path: "/templates/vlanPoolProfiles/{vlanPoolProfileTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_vlan_pool_profile_template`; the first is the default.
@@ -4137,7 +4137,7 @@ pub type DeleteVlanPoolProfileTemplateVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVlanPoolProfileTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteVlanPoolProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4218,22 +4218,22 @@ impl<'a> DeleteVlanPoolProfileTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VLAN_POOL_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VLAN_POOL_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_vlan_pool_profile_template",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/vlanPoolProfiles/{vlanPoolProfileTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_vlan_pool_profile_template`; the first is the default.
@@ -4249,7 +4249,7 @@ pub type GetVlanPoolProfileTemplateVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVlanPoolProfileTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVlanPoolProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4298,22 +4298,22 @@ impl<'a> GetVlanPoolProfileTemplate<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VLAN_POOL_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VLAN_POOL_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_vlan_pool_profile_template",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/vlanPoolProfiles/{vlanPoolProfileTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_vlan_pool_profile_template`; the first is the default.
@@ -4329,7 +4329,7 @@ pub type UpdateVlanPoolProfileTemplateVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVlanPoolProfileTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVlanPoolProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4410,22 +4410,22 @@ impl<'a> UpdateVlanPoolProfileTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static CREATE_WIFI_CALLING_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_WIFI_CALLING_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_wifi_calling_service_profile_template",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/wifiCallingServiceProfiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_wifi_calling_service_profile_template`; the first is the default.
@@ -4441,7 +4441,7 @@ pub type CreateWifiCallingServiceProfileTemplateVersion = super::versions::V1_1O
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateWifiCallingServiceProfileTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateWifiCallingServiceProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4525,22 +4525,22 @@ impl<'a> CreateWifiCallingServiceProfileTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_WIFI_CALLING_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_WIFI_CALLING_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_wifi_calling_service_profile_template",
     method: ruckus_one_runtime::Method::Delete,
     path: "/templates/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_wifi_calling_service_profile_template`; the first is the default.
@@ -4556,7 +4556,7 @@ pub type DeleteWifiCallingServiceProfileTemplateVersion = super::versions::V1_1O
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteWifiCallingServiceProfileTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteWifiCallingServiceProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4640,22 +4640,22 @@ impl<'a> DeleteWifiCallingServiceProfileTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_WI_FI_CALLING_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_WI_FI_CALLING_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_wi_fi_calling_service_profile_template",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_wi_fi_calling_service_profile_template`; the first is the default.
@@ -4671,7 +4671,7 @@ pub type GetWiFiCallingServiceProfileTemplateVersion = super::versions::V1_1OrJs
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWiFiCallingServiceProfileTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetWiFiCallingServiceProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4726,22 +4726,22 @@ impl<'a> GetWiFiCallingServiceProfileTemplate<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_WIFI_CALLING_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_WIFI_CALLING_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_wifi_calling_service_profile_template",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_wifi_calling_service_profile_template`; the first is the default.
@@ -4757,7 +4757,7 @@ pub type UpdateWifiCallingServiceProfileTemplateVersion = super::versions::V1_1O
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateWifiCallingServiceProfileTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateWifiCallingServiceProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4841,22 +4841,22 @@ impl<'a> UpdateWifiCallingServiceProfileTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static CLONE_WIFI_CALLING_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CLONE_WIFI_CALLING_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "clone_wifi_calling_service_profile_template",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}/cloneSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `clone_wifi_calling_service_profile_template`; the first is the default.
@@ -4872,7 +4872,7 @@ pub type CloneWifiCallingServiceProfileTemplateVersion = super::versions::V1OrJs
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CloneWifiCallingServiceProfileTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CloneWifiCallingServiceProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4956,22 +4956,22 @@ impl<'a> CloneWifiCallingServiceProfileTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static CREATE_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_wifi_network_template",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/wifiNetworks",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_wifi_network_template`; the first is the default.
@@ -4987,7 +4987,7 @@ pub type CreateWifiNetworkTemplateVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateWifiNetworkTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateWifiNetworkTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5068,22 +5068,22 @@ impl<'a> CreateWifiNetworkTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_wifi_network_template",
     method: ruckus_one_runtime::Method::Delete,
     path: "/templates/wifiNetworks/{wifiNetworkTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_wifi_network_template`; the first is the default.
@@ -5099,7 +5099,7 @@ pub type DeleteWifiNetworkTemplateVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteWifiNetworkTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteWifiNetworkTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5180,22 +5180,22 @@ impl<'a> DeleteWifiNetworkTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_wifi_network_template",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/wifiNetworks/{wifiNetworkTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_wifi_network_template`; the first is the default.
@@ -5211,7 +5211,7 @@ pub type GetWifiNetworkTemplateVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiNetworkTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetWifiNetworkTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5260,22 +5260,22 @@ impl<'a> GetWifiNetworkTemplate<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_wifi_network_template",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/wifiNetworks/{wifiNetworkTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_wifi_network_template`; the first is the default.
@@ -5291,7 +5291,7 @@ pub type UpdateWifiNetworkTemplateVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateWifiNetworkTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateWifiNetworkTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5372,22 +5372,22 @@ impl<'a> UpdateWifiNetworkTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DEACTIVATE_ACCESS_CONTROL_PROFILE_TEMPLATE_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_ACCESS_CONTROL_PROFILE_TEMPLATE_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_access_control_profile_template_on_wifi_network",
     method: ruckus_one_runtime::Method::Delete,
     path: "/templates/wifiNetworks/{wifiNetworkTemplateId}/accessControlProfiles/{accessControlProfileTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_access_control_profile_template_on_wifi_network`; the first is the default.
@@ -5403,7 +5403,7 @@ pub type DeactivateAccessControlProfileTemplateOnWifiNetworkVersion = super::ver
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateAccessControlProfileTemplateOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateAccessControlProfileTemplateOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5487,22 +5487,22 @@ impl<'a> DeactivateAccessControlProfileTemplateOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_ACCESS_CONTROL_PROFILE_TEMPLATE_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_ACCESS_CONTROL_PROFILE_TEMPLATE_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_access_control_profile_template_on_wifi_network",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/wifiNetworks/{wifiNetworkTemplateId}/accessControlProfiles/{accessControlProfileTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_access_control_profile_template_on_wifi_network`; the first is the default.
@@ -5518,7 +5518,7 @@ pub type ActivateAccessControlProfileTemplateOnWifiNetworkVersion = super::versi
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateAccessControlProfileTemplateOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateAccessControlProfileTemplateOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5602,22 +5602,22 @@ impl<'a> ActivateAccessControlProfileTemplateOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static CLONE_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CLONE_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "clone_wifi_network_template",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/wifiNetworks/{wifiNetworkTemplateId}/cloneSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `clone_wifi_network_template`; the first is the default.
@@ -5633,7 +5633,7 @@ pub type CloneWifiNetworkTemplateVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CloneWifiNetworkTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CloneWifiNetworkTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5714,22 +5714,22 @@ impl<'a> CloneWifiNetworkTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_DPSK_SERVICE_ON_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_DPSK_SERVICE_ON_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_dpsk_service_on_wifi_network_template",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/wifiNetworks/{wifiNetworkTemplateId}/dpskServices/{dpskServiceTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_dpsk_service_on_wifi_network_template`; the first is the default.
@@ -5745,7 +5745,7 @@ pub type ActivateDpskServiceOnWifiNetworkTemplateVersion = super::versions::V1Or
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateDpskServiceOnWifiNetworkTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateDpskServiceOnWifiNetworkTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5829,22 +5829,22 @@ impl<'a> ActivateDpskServiceOnWifiNetworkTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_PORTAL_SERVICE_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_PORTAL_SERVICE_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_portal_service_profile_template_on_wifi_network_template",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/wifiNetworks/{wifiNetworkTemplateId}/portalServiceProfiles/{portalServiceProfileTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_portal_service_profile_template_on_wifi_network_template`; the first is the default.
@@ -5860,7 +5860,7 @@ pub type ActivatePortalServiceProfileTemplateOnWifiNetworkTemplateVersion = supe
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivatePortalServiceProfileTemplateOnWifiNetworkTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivatePortalServiceProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5944,22 +5944,22 @@ impl<'a> ActivatePortalServiceProfileTemplateOnWifiNetworkTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_WIFI_NETWORK_TEMPLATE_RADIUS_SERVER_PROFILE_TEMPLATE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_WIFI_NETWORK_TEMPLATE_RADIUS_SERVER_PROFILE_TEMPLATE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_wifi_network_template_radius_server_profile_template_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/wifiNetworks/{wifiNetworkTemplateId}/radiusServerProfileSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_wifi_network_template_radius_server_profile_template_settings`; the first is the default.
@@ -5975,7 +5975,7 @@ pub type GetWifiNetworkTemplateRadiusServerProfileTemplateSettingsVersion = supe
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiNetworkTemplateRadiusServerProfileTemplateSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetWifiNetworkTemplateRadiusServerProfileTemplateSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6032,22 +6032,22 @@ impl<'a> GetWifiNetworkTemplateRadiusServerProfileTemplateSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_WIFI_NETWORK_TEMPLATE_RADIUS_SERVER_PROFILE_TEMPLATE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_WIFI_NETWORK_TEMPLATE_RADIUS_SERVER_PROFILE_TEMPLATE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_wifi_network_template_radius_server_profile_template_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/wifiNetworks/{wifiNetworkTemplateId}/radiusServerProfileSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_wifi_network_template_radius_server_profile_template_settings`; the first is the default.
@@ -6063,7 +6063,7 @@ pub type UpdateWifiNetworkTemplateRadiusServerProfileTemplateSettingsVersion = s
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateWifiNetworkTemplateRadiusServerProfileTemplateSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateWifiNetworkTemplateRadiusServerProfileTemplateSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6147,22 +6147,22 @@ impl<'a> UpdateWifiNetworkTemplateRadiusServerProfileTemplateSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DEACTIVATE_RADIUS_SERVER_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_RADIUS_SERVER_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_radius_server_profile_template_on_wifi_network_template",
     method: ruckus_one_runtime::Method::Delete,
     path: "/templates/wifiNetworks/{wifiNetworkTemplateId}/radiusServerProfiles/{radiusServerProfileTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_radius_server_profile_template_on_wifi_network_template`; the first is the default.
@@ -6178,7 +6178,7 @@ pub type DeactivateRadiusServerProfileTemplateOnWifiNetworkTemplateVersion = sup
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateRadiusServerProfileTemplateOnWifiNetworkTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateRadiusServerProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6262,22 +6262,22 @@ impl<'a> DeactivateRadiusServerProfileTemplateOnWifiNetworkTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_RADIUS_SERVER_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_RADIUS_SERVER_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_radius_server_profile_template_on_wifi_network_template",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/wifiNetworks/{wifiNetworkTemplateId}/radiusServerProfiles/{radiusServerProfileTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_radius_server_profile_template_on_wifi_network_template`; the first is the default.
@@ -6293,7 +6293,7 @@ pub type ActivateRadiusServerProfileTemplateOnWifiNetworkTemplateVersion = super
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateRadiusServerProfileTemplateOnWifiNetworkTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateRadiusServerProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6377,22 +6377,22 @@ impl<'a> ActivateRadiusServerProfileTemplateOnWifiNetworkTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DEACTIVATE_VLAN_POOL_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_VLAN_POOL_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_vlan_pool_profile_template_on_wifi_network_template",
     method: ruckus_one_runtime::Method::Delete,
     path: "/templates/wifiNetworks/{wifiNetworkTemplateId}/vlanPoolProfiles/{vlanPoolProfileTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_vlan_pool_profile_template_on_wifi_network_template`; the first is the default.
@@ -6408,7 +6408,7 @@ pub type DeactivateVlanPoolProfileTemplateOnWifiNetworkTemplateVersion = super::
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateVlanPoolProfileTemplateOnWifiNetworkTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateVlanPoolProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6492,22 +6492,22 @@ impl<'a> DeactivateVlanPoolProfileTemplateOnWifiNetworkTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_VLAN_POOL_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_VLAN_POOL_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_vlan_pool_profile_template_on_wifi_network_template",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/wifiNetworks/{wifiNetworkTemplateId}/vlanPoolProfiles/{vlanPoolProfileTemplateId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_vlan_pool_profile_template_on_wifi_network_template`; the first is the default.
@@ -6523,7 +6523,7 @@ pub type ActivateVlanPoolProfileTemplateOnWifiNetworkTemplateVersion = super::ve
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateVlanPoolProfileTemplateOnWifiNetworkTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateVlanPoolProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6607,22 +6607,22 @@ impl<'a> ActivateVlanPoolProfileTemplateOnWifiNetworkTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DEACTIVATE_WIFI_CALLING_SERVICE_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_WIFI_CALLING_SERVICE_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_wifi_calling_service_profile_template_on_wifi_network_template",
     method: ruckus_one_runtime::Method::Delete,
     path: "/templates/wifiNetworks/{wifiNetworkTemplateId}/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_wifi_calling_service_profile_template_on_wifi_network_template`; the first is the default.
@@ -6638,7 +6638,7 @@ pub type DeactivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplateVersion
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6722,22 +6722,22 @@ impl<'a> DeactivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_WIFI_CALLING_SERVICE_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_WIFI_CALLING_SERVICE_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_wifi_calling_service_profile_template_on_wifi_network_template",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/wifiNetworks/{wifiNetworkTemplateId}/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_wifi_calling_service_profile_template_on_wifi_network_template`; the first is the default.
@@ -6753,7 +6753,7 @@ pub type ActivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplateVersion =
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).

@@ -51,7 +51,7 @@ impl<'a> WirelessApsClient<'a> {
         venue_id: &str,
         body: &super::common::ApCreation,
     ) -> CreateVenueAp<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_AP,
             &[venue_id],
@@ -77,7 +77,7 @@ impl<'a> WirelessApsClient<'a> {
         venue_id: &str,
         operation_request_id: &str,
     ) -> GetVenueApImportResults<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_IMPORT_RESULTS,
             &[venue_id],
@@ -109,7 +109,7 @@ impl<'a> WirelessApsClient<'a> {
         venue_id: &str,
         body: &super::common::VenueApGroup,
     ) -> CreateVenueApGroup<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_AP_GROUP,
             &[venue_id],
@@ -141,7 +141,7 @@ impl<'a> WirelessApsClient<'a> {
         venue_id: &str,
         body: &ApGroup,
     ) -> CreateVenueApGroupV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_AP_GROUP_V1,
             &[venue_id],
@@ -170,7 +170,7 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryVenueAps<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_VENUE_APS,
             &[],
@@ -195,7 +195,7 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryVenueApClients<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_VENUE_AP_CLIENTS,
             &[],
@@ -220,7 +220,7 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryVenueApsCompatibilities<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_VENUE_APS_COMPATIBILITIES,
             &[],
@@ -248,7 +248,7 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryVenueApCompatibilities<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_VENUE_AP_COMPATIBILITIES,
             &[],
@@ -275,7 +275,7 @@ impl<'a> WirelessApsClient<'a> {
     pub fn query_venue_edge_app_compatibilities(
         &self,
     ) -> QueryVenueEdgeAppCompatibilities<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_VENUE_EDGE_APP_COMPATIBILITIES,
             &[],
@@ -298,7 +298,7 @@ impl<'a> WirelessApsClient<'a> {
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}")]
     #[inline]
     pub fn get_venue_ap(&self, venue_id: &str, serial_number: &str) -> GetVenueAp<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP,
             &[venue_id, serial_number],
@@ -326,7 +326,7 @@ impl<'a> WirelessApsClient<'a> {
         serial_number: &str,
         body: &AccessPoint,
     ) -> UpdateVenueAp<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP,
             &[venue_id, serial_number],
@@ -354,7 +354,7 @@ impl<'a> WirelessApsClient<'a> {
         venue_id: &str,
         serial_number: &str,
     ) -> DeleteVenueAp<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_AP,
             &[venue_id, serial_number],
@@ -379,7 +379,7 @@ impl<'a> WirelessApsClient<'a> {
         venue_id: &str,
         serial_number: &str,
     ) -> GetApPicture<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_AP_PICTURE,
             &[venue_id, serial_number],
@@ -411,7 +411,7 @@ impl<'a> WirelessApsClient<'a> {
         venue_id: &str,
         serial_number: &str,
     ) -> UpdateApPicture<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_AP_PICTURE,
             &[venue_id, serial_number],
@@ -437,7 +437,7 @@ impl<'a> WirelessApsClient<'a> {
         venue_id: &str,
         serial_number: &str,
     ) -> DeleteApPicture<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_AP_PICTURE,
             &[venue_id, serial_number],
@@ -458,7 +458,7 @@ impl<'a> WirelessApsClient<'a> {
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/logs")]
     #[inline]
     pub fn get_ap_logs(&self, venue_id: &str, serial_number: &str) -> GetApLogs<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_AP_LOGS,
             &[venue_id, serial_number],
@@ -483,7 +483,7 @@ impl<'a> WirelessApsClient<'a> {
         venue_id: &str,
         serial_number: &str,
     ) -> GetApPackets<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_AP_PACKETS,
             &[venue_id, serial_number],
@@ -508,7 +508,7 @@ impl<'a> WirelessApsClient<'a> {
         venue_id: &str,
         serial_number: &str,
     ) -> GetApWifiDhcpClientLeases<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_AP_WIFI_DHCP_CLIENT_LEASES,
             &[venue_id, serial_number],
@@ -533,7 +533,7 @@ impl<'a> WirelessApsClient<'a> {
         venue_id: &str,
         serial_number: &str,
     ) -> GetApWifiDhcpPoolUsages<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_AP_WIFI_DHCP_POOL_USAGES,
             &[venue_id, serial_number],
@@ -565,7 +565,7 @@ impl<'a> WirelessApsClient<'a> {
         client_mac_address: &str,
         body: &ApClient,
     ) -> PatchApClient<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_AP_CLIENT,
             &[venue_id, serial_number, client_mac_address],
@@ -593,7 +593,7 @@ impl<'a> WirelessApsClient<'a> {
         serial_number: &str,
         body: &ApDiagnosisCommand,
     ) -> PatchApDiagnosisCommands<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_AP_DIAGNOSIS_COMMANDS,
             &[venue_id, serial_number],
@@ -622,7 +622,7 @@ impl<'a> WirelessApsClient<'a> {
         serial_number: &str,
         body: &ApNeighbors,
     ) -> PatchApNeighbors<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_AP_NEIGHBORS,
             &[venue_id, serial_number],
@@ -651,7 +651,7 @@ impl<'a> WirelessApsClient<'a> {
         serial_number: &str,
         body: &ApPacketAction,
     ) -> PatchApPackets<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_AP_PACKETS,
             &[venue_id, serial_number],
@@ -679,7 +679,7 @@ impl<'a> WirelessApsClient<'a> {
         serial_number: &str,
         body: &ApSystemCommand,
     ) -> PatchApSystemCommands<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_AP_SYSTEM_COMMANDS,
             &[venue_id, serial_number],
@@ -708,7 +708,7 @@ impl<'a> WirelessApsClient<'a> {
         serial_number: &str,
         body: &super::common::QueryRequest,
     ) -> QueryApNeighbors<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_AP_NEIGHBORS,
             &[venue_id, serial_number],
@@ -741,7 +741,7 @@ impl<'a> WirelessApsClient<'a> {
         serial_number: &str,
         snmp_agent_profile_id: &str,
     ) -> AddSnmpAgentProfileToAp<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_SNMP_AGENT_PROFILE_TO_AP,
             &[venue_id, serial_number, snmp_agent_profile_id],
@@ -773,7 +773,7 @@ impl<'a> WirelessApsClient<'a> {
         serial_number: &str,
         snmp_agent_profile_id: &str,
     ) -> RemoveSnmpAgentProfileFromAp<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REMOVE_SNMP_AGENT_PROFILE_FROM_AP,
             &[venue_id, serial_number, snmp_agent_profile_id],
@@ -807,7 +807,7 @@ impl<'a> WirelessApsClient<'a> {
         serial_number: &str,
         iot_controller_id: &str,
     ) -> AddIotControllerToAp<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_IOT_CONTROLLER_TO_AP,
             &[venue_id, serial_number, iot_controller_id],
@@ -839,7 +839,7 @@ impl<'a> WirelessApsClient<'a> {
         serial_number: &str,
         iot_controller_id: &str,
     ) -> RemoveIotControllerFromAp<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REMOVE_IOT_CONTROLLER_FROM_AP,
             &[venue_id, serial_number, iot_controller_id],
@@ -873,7 +873,7 @@ impl<'a> WirelessApsClient<'a> {
         port_id: &str,
         id: &str,
     ) -> AddClientIsolationProfileToApLanPort<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_CLIENT_ISOLATION_PROFILE_TO_AP_LAN_PORT,
             &[venue_id, serial_number, port_id, id],
@@ -909,7 +909,7 @@ impl<'a> WirelessApsClient<'a> {
         port_id: &str,
         id: &str,
     ) -> RemoveClientIsolationProfileFromApLanPort<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REMOVE_CLIENT_ISOLATION_PROFILE_FROM_AP_LAN_PORT,
             &[venue_id, serial_number, port_id, id],
@@ -946,7 +946,7 @@ impl<'a> WirelessApsClient<'a> {
         port_id: &str,
         id: &str,
     ) -> AddSoftGreProfileToApLanPort<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_SOFT_GRE_PROFILE_TO_AP_LAN_PORT,
             &[venue_id, serial_number, port_id, id],
@@ -982,7 +982,7 @@ impl<'a> WirelessApsClient<'a> {
         port_id: &str,
         id: &str,
     ) -> RemoveSoftGreProfileFromApLanPort<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REMOVE_SOFT_GRE_PROFILE_FROM_AP_LAN_PORT,
             &[venue_id, serial_number, port_id, id],
@@ -1018,7 +1018,7 @@ impl<'a> WirelessApsClient<'a> {
         port_id: &str,
         id: &str,
     ) -> AddEthernetPortProfileToApLanPort<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_ETHERNET_PORT_PROFILE_TO_AP_LAN_PORT,
             &[venue_id, serial_number, port_id, id],
@@ -1054,7 +1054,7 @@ impl<'a> WirelessApsClient<'a> {
         port_id: &str,
         id: &str,
     ) -> RemoveEthernetPortProfileFromApLanPort<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REMOVE_ETHERNET_PORT_PROFILE_FROM_AP_LAN_PORT,
             &[venue_id, serial_number, port_id, id],
@@ -1086,7 +1086,7 @@ impl<'a> WirelessApsClient<'a> {
         serial_number: &str,
         id: &str,
     ) -> AddMulticastDnsProxyProfileToAp<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_MULTICAST_DNS_PROXY_PROFILE_TO_AP,
             &[venue_id, serial_number, id],
@@ -1118,7 +1118,7 @@ impl<'a> WirelessApsClient<'a> {
         serial_number: &str,
         id: &str,
     ) -> RemoveMulticastDnsProxyProfileFromAp<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REMOVE_MULTICAST_DNS_PROXY_PROFILE_FROM_AP,
             &[venue_id, serial_number, id],
@@ -1154,7 +1154,7 @@ impl<'a> WirelessApsClient<'a> {
         floorplan_id: &str,
         serial_number: &str,
     ) -> GetApFloorPosition<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_AP_FLOOR_POSITION,
             &[venue_id, floorplan_id, serial_number],
@@ -1191,7 +1191,7 @@ impl<'a> WirelessApsClient<'a> {
         serial_number: &str,
         body: &ApFloorPosition,
     ) -> UpdateApFloorPosition<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_AP_FLOOR_POSITION,
             &[venue_id, floorplan_id, serial_number],
@@ -1227,7 +1227,7 @@ impl<'a> WirelessApsClient<'a> {
         floorplan_id: &str,
         serial_number: &str,
     ) -> DeleteApFloorPosition<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_AP_FLOOR_POSITION,
             &[venue_id, floorplan_id, serial_number],
@@ -1248,7 +1248,7 @@ impl<'a> WirelessApsClient<'a> {
     #[doc(alias = "getVenueApAvailableLteBands")]
     #[inline]
     pub fn get_venue_ap_available_lte_bands(&self) -> GetVenueApAvailableLteBands<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_AVAILABLE_LTE_BANDS,
             &[],
@@ -1269,7 +1269,7 @@ impl<'a> WirelessApsClient<'a> {
     #[doc(alias = "getApModelCapabilities")]
     #[inline]
     pub fn get_ap_model_capabilities(&self) -> GetApModelCapabilities<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_AP_MODEL_CAPABILITIES,
             &[],
@@ -1298,7 +1298,7 @@ impl<'a> WirelessApsClient<'a> {
         serial_number: &str,
         port_id: &str,
     ) -> GetApLanPortOverwriteSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_AP_LAN_PORT_OVERWRITE_SETTINGS,
             &[venue_id, serial_number, port_id],
@@ -1332,7 +1332,7 @@ impl<'a> WirelessApsClient<'a> {
         port_id: &str,
         body: &ApLanPortSettings,
     ) -> UpdateApLanPortOverwriteSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_AP_LAN_PORT_OVERWRITE_SETTINGS,
             &[venue_id, serial_number, port_id],
@@ -1367,7 +1367,7 @@ impl<'a> WirelessApsClient<'a> {
         venue_id: &str,
         dhcp_config_service_profile_id: &str,
     ) -> DeactivateDhcpConfigServiceProfileOnVenue<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_DHCP_CONFIG_SERVICE_PROFILE_ON_VENUE,
             &[venue_id, dhcp_config_service_profile_id],
@@ -1400,7 +1400,7 @@ impl<'a> WirelessApsClient<'a> {
         venue_id: &str,
         dhcp_config_service_profile_id: &str,
     ) -> GetVenueDhcpConfigServiceProfileSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_DHCP_CONFIG_SERVICE_PROFILE_SETTINGS,
             &[venue_id, dhcp_config_service_profile_id],
@@ -1436,7 +1436,7 @@ impl<'a> WirelessApsClient<'a> {
         dhcp_config_service_profile_id: &str,
         body: &super::common::VenueDhcpConfigServiceProfileSettings,
     ) -> ActivateDhcpConfigServiceProfileOnVenueAndUpdateSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_DHCP_CONFIG_SERVICE_PROFILE_ON_VENUE_AND_UPDATE_SETTINGS,
             &[venue_id, dhcp_config_service_profile_id],
@@ -1467,7 +1467,7 @@ impl<'a> WirelessApsClient<'a> {
         venue_id: &str,
         iot_controller_id: &str,
     ) -> DisassociateIotControllerFromVenue<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DISASSOCIATE_IOT_CONTROLLER_FROM_VENUE,
             &[venue_id, iot_controller_id],
@@ -1497,7 +1497,7 @@ impl<'a> WirelessApsClient<'a> {
         venue_id: &str,
         iot_controller_id: &str,
     ) -> AssociateIotControllerWithVenue<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ASSOCIATE_IOT_CONTROLLER_WITH_VENUE,
             &[venue_id, iot_controller_id],
@@ -1527,7 +1527,7 @@ impl<'a> WirelessApsClient<'a> {
         venue_id: &str,
         lbs_server_profile_id: &str,
     ) -> DeactivateLbsServerProfileOnVenue<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_LBS_SERVER_PROFILE_ON_VENUE,
             &[venue_id, lbs_server_profile_id],
@@ -1557,7 +1557,7 @@ impl<'a> WirelessApsClient<'a> {
         venue_id: &str,
         lbs_server_profile_id: &str,
     ) -> ActivateLbsServerProfileOnVenue<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_LBS_SERVER_PROFILE_ON_VENUE,
             &[venue_id, lbs_server_profile_id],
@@ -1587,7 +1587,7 @@ impl<'a> WirelessApsClient<'a> {
         venue_id: &str,
         rogue_policy_id: &str,
     ) -> DeactivateRoguePolicyOnVenue<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_ROGUE_POLICY_ON_VENUE,
             &[venue_id, rogue_policy_id],
@@ -1617,7 +1617,7 @@ impl<'a> WirelessApsClient<'a> {
         venue_id: &str,
         rogue_policy_id: &str,
     ) -> ActivateRoguePolicyOnVenue<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_ROGUE_POLICY_ON_VENUE,
             &[venue_id, rogue_policy_id],
@@ -1642,7 +1642,7 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueRoguePolicySettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_ROGUE_POLICY_SETTINGS,
             &[venue_id],
@@ -1670,7 +1670,7 @@ impl<'a> WirelessApsClient<'a> {
         venue_id: &str,
         body: &super::common::VenueRoguePolicySettings,
     ) -> UpdateVenueRoguePolicySettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_ROGUE_POLICY_SETTINGS,
             &[venue_id],
@@ -1701,7 +1701,7 @@ impl<'a> WirelessApsClient<'a> {
         venue_id: &str,
         snmp_agent_profile_id: &str,
     ) -> DeactivateSnmpAgentProfileOnVenue<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_SNMP_AGENT_PROFILE_ON_VENUE,
             &[venue_id, snmp_agent_profile_id],
@@ -1731,7 +1731,7 @@ impl<'a> WirelessApsClient<'a> {
         venue_id: &str,
         snmp_agent_profile_id: &str,
     ) -> ActivateSnmpAgentProfileOnVenue<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_SNMP_AGENT_PROFILE_ON_VENUE,
             &[venue_id, snmp_agent_profile_id],
@@ -1763,7 +1763,7 @@ impl<'a> WirelessApsClient<'a> {
         venue_id: &str,
         syslog_server_profile_id: &str,
     ) -> DeactivateSyslogServerProfileOnVenue<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_SYSLOG_SERVER_PROFILE_ON_VENUE,
             &[venue_id, syslog_server_profile_id],
@@ -1793,7 +1793,7 @@ impl<'a> WirelessApsClient<'a> {
         venue_id: &str,
         syslog_server_profile_id: &str,
     ) -> ActivateSyslogServerProfileOnVenue<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_SYSLOG_SERVER_PROFILE_ON_VENUE,
             &[venue_id, syslog_server_profile_id],
@@ -1820,7 +1820,7 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetWifiAvailableChannelsOfVenue<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_WIFI_AVAILABLE_CHANNELS_OF_VENUE,
             &[venue_id],
@@ -1847,7 +1847,7 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueWifiDhcpClientLeases<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_WIFI_DHCP_CLIENT_LEASES,
             &[venue_id],
@@ -1874,7 +1874,7 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
     ) -> GetVenueWifiDhcpPoolUsages<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_WIFI_DHCP_POOL_USAGES,
             &[venue_id],

@@ -23,13 +23,13 @@ impl serde::Serialize for ExternalAccountingRadius {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ExternalAccountingRadius,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("primary", &v.primary);
             w.optional("secondary", &v.secondary);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -39,8 +39,11 @@ impl<'de> serde::Deserialize<'de> for ExternalAccountingRadius {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ExternalAccountingRadius, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ExternalAccountingRadius,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ExternalAccountingRadius {
                 primary: f.optional("primary"),
                 secondary: f.optional("secondary"),
@@ -49,7 +52,7 @@ impl<'de> serde::Deserialize<'de> for ExternalAccountingRadius {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ExternalAccountingRadius"))
     }
 }
@@ -90,12 +93,15 @@ pub struct ExternalAuthRadius {
 }
 impl serde::Serialize for ExternalAuthRadius {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ExternalAuthRadius, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ExternalAuthRadius,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("primary", &v.primary);
             w.optional("secondary", &v.secondary);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -105,8 +111,11 @@ impl<'de> serde::Deserialize<'de> for ExternalAuthRadius {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ExternalAuthRadius, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ExternalAuthRadius,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ExternalAuthRadius {
                 primary: f.optional("primary"),
                 secondary: f.optional("secondary"),
@@ -115,7 +124,7 @@ impl<'de> serde::Deserialize<'de> for ExternalAuthRadius {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ExternalAuthRadius"))
     }
 }
@@ -156,12 +165,15 @@ pub struct ExternalRadiusTuple {
 }
 impl serde::Serialize for ExternalRadiusTuple {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ExternalRadiusTuple, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ExternalRadiusTuple,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("ip", &v.ip);
             w.optional("port", &v.port);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -171,8 +183,11 @@ impl<'de> serde::Deserialize<'de> for ExternalRadiusTuple {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ExternalRadiusTuple, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ExternalRadiusTuple,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ExternalRadiusTuple {
                 ip: f.optional("ip"),
                 port: f.optional("port"),
@@ -181,7 +196,7 @@ impl<'de> serde::Deserialize<'de> for ExternalRadiusTuple {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ExternalRadiusTuple"))
     }
 }
@@ -244,7 +259,10 @@ pub struct NetworkActivation {
 }
 impl serde::Serialize for NetworkActivation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &NetworkActivation, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &NetworkActivation,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("apGroups", &v.ap_groups);
             w.optional("allApGroupsRadio", &v.all_ap_groups_radio);
             w.optional("allApGroupsRadioTypes", &v.all_ap_groups_radio_types);
@@ -257,7 +275,7 @@ impl serde::Serialize for NetworkActivation {
             w.optional("venueId", &v.venue_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -267,8 +285,11 @@ impl<'de> serde::Deserialize<'de> for NetworkActivation {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<NetworkActivation, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            NetworkActivation,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = NetworkActivation {
                 ap_groups: f.optional("apGroups"),
                 all_ap_groups_radio: f.optional("allApGroupsRadio"),
@@ -285,7 +306,7 @@ impl<'de> serde::Deserialize<'de> for NetworkActivation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("NetworkActivation"))
     }
 }
@@ -411,7 +432,7 @@ impl serde::Serialize for NetworkActivationApGroup {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &NetworkActivationApGroup,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("apGroupName", &v.ap_group_name);
             w.optional("apGroupId", &v.ap_group_id);
@@ -436,7 +457,7 @@ impl serde::Serialize for NetworkActivationApGroup {
             w.optional("vlanPoolName", &v.vlan_pool_name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -446,8 +467,11 @@ impl<'de> serde::Deserialize<'de> for NetworkActivationApGroup {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<NetworkActivationApGroup, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            NetworkActivationApGroup,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = NetworkActivationApGroup {
                 ap_group_name: f.optional("apGroupName"),
                 ap_group_id: f.optional("apGroupId"),
@@ -469,7 +493,7 @@ impl<'de> serde::Deserialize<'de> for NetworkActivationApGroup {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("NetworkActivationApGroup"))
     }
 }
@@ -597,7 +621,7 @@ impl serde::Serialize for NetworkCompatibilityPage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &NetworkCompatibilityPage,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("compatibilities", &v.compatibilities);
             w.optional("page", &v.page);
@@ -605,7 +629,7 @@ impl serde::Serialize for NetworkCompatibilityPage {
             w.optional("apCompatibilities", &v.ap_compatibilities);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -615,8 +639,11 @@ impl<'de> serde::Deserialize<'de> for NetworkCompatibilityPage {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<NetworkCompatibilityPage, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            NetworkCompatibilityPage,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = NetworkCompatibilityPage {
                 compatibilities: f.optional("compatibilities"),
                 page: f.optional("page"),
@@ -627,7 +654,7 @@ impl<'de> serde::Deserialize<'de> for NetworkCompatibilityPage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("NetworkCompatibilityPage"))
     }
 }
@@ -696,7 +723,7 @@ impl serde::Serialize for NetworkCompatibilityPageApCompatibility {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &NetworkCompatibilityPageApCompatibility,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("incompatible", &v.incompatible);
@@ -704,7 +731,7 @@ impl serde::Serialize for NetworkCompatibilityPageApCompatibility {
             w.optional("total", &v.total);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -714,10 +741,10 @@ impl<'de> serde::Deserialize<'de> for NetworkCompatibilityPageApCompatibility {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             NetworkCompatibilityPageApCompatibility,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = NetworkCompatibilityPageApCompatibility {
                 id: f.optional("id"),
@@ -729,7 +756,7 @@ impl<'de> serde::Deserialize<'de> for NetworkCompatibilityPageApCompatibility {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| e.into_error("NetworkCompatibilityPageApCompatibility"))
     }
@@ -800,7 +827,7 @@ impl serde::Serialize for NetworkCompatibilityPageApCompatibilityIncompatibleFea
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &NetworkCompatibilityPageApCompatibilityIncompatibleFeature,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("featureName", &v.feature_name);
             w.optional("incompatibleDevices", &v.incompatible_devices);
@@ -809,7 +836,7 @@ impl serde::Serialize for NetworkCompatibilityPageApCompatibilityIncompatibleFea
             w.optional("supportedModelFamilies", &v.supported_model_families);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -820,10 +847,10 @@ for NetworkCompatibilityPageApCompatibilityIncompatibleFeature {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             NetworkCompatibilityPageApCompatibilityIncompatibleFeature,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = NetworkCompatibilityPageApCompatibilityIncompatibleFeature {
                 feature_name: f.optional("featureName"),
@@ -836,7 +863,7 @@ for NetworkCompatibilityPageApCompatibilityIncompatibleFeature {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| {
                 e
@@ -913,12 +940,12 @@ impl serde::Serialize for RecoveryPassphraseSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &RecoveryPassphraseSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("passphrase", &v.passphrase);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -928,8 +955,11 @@ impl<'de> serde::Deserialize<'de> for RecoveryPassphraseSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<RecoveryPassphraseSettings, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            RecoveryPassphraseSettings,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = RecoveryPassphraseSettings {
                 passphrase: f.optional("passphrase"),
                 additional_fields: f.rest(),
@@ -937,7 +967,7 @@ impl<'de> serde::Deserialize<'de> for RecoveryPassphraseSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("RecoveryPassphraseSettings"))
     }
 }
@@ -987,13 +1017,16 @@ pub struct WifiFeatureSetPage {
 }
 impl serde::Serialize for WifiFeatureSetPage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &WifiFeatureSetPage, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &WifiFeatureSetPage,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("featureSets", &v.feature_sets);
             w.optional("page", &v.page);
             w.optional("totalCount", &v.total_count);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1003,8 +1036,11 @@ impl<'de> serde::Deserialize<'de> for WifiFeatureSetPage {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<WifiFeatureSetPage, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            WifiFeatureSetPage,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = WifiFeatureSetPage {
                 feature_sets: f.optional("featureSets"),
                 page: f.optional("page"),
@@ -1014,7 +1050,7 @@ impl<'de> serde::Deserialize<'de> for WifiFeatureSetPage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("WifiFeatureSetPage"))
     }
 }
@@ -1069,14 +1105,17 @@ pub struct WifiFeatureSetRow {
 }
 impl serde::Serialize for WifiFeatureSetRow {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &WifiFeatureSetRow, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &WifiFeatureSetRow,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("featureName", &v.feature_name);
             w.optional("featureLevel", &v.feature_level);
             w.optional("featureType", &v.feature_type);
             w.optional("requirements", &v.requirements);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1086,8 +1125,11 @@ impl<'de> serde::Deserialize<'de> for WifiFeatureSetRow {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<WifiFeatureSetRow, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            WifiFeatureSetRow,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = WifiFeatureSetRow {
                 feature_name: f.optional("featureName"),
                 feature_level: f.optional("featureLevel"),
@@ -1098,7 +1140,7 @@ impl<'de> serde::Deserialize<'de> for WifiFeatureSetRow {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("WifiFeatureSetRow"))
     }
 }
@@ -1153,11 +1195,14 @@ pub struct WisprProviders {
 }
 impl serde::Serialize for WisprProviders {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &WisprProviders, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &WisprProviders,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("wisprProviders", &v.wispr_providers);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1167,8 +1212,8 @@ impl<'de> serde::Deserialize<'de> for WisprProviders {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<WisprProviders, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<WisprProviders, ruckus_one_runtime::internal::object::FieldError> {
             let value = WisprProviders {
                 wispr_providers: f.optional("wisprProviders"),
                 additional_fields: f.rest(),
@@ -1176,7 +1221,7 @@ impl<'de> serde::Deserialize<'de> for WisprProviders {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("WisprProviders"))
     }
 }
@@ -1216,13 +1261,16 @@ pub struct WisprProvidersModel {
 }
 impl serde::Serialize for WisprProvidersModel {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &WisprProvidersModel, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &WisprProvidersModel,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("customExternalProvider", &v.custom_external_provider);
             w.optional("name", &v.name);
             w.optional("regions", &v.regions);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1232,8 +1280,11 @@ impl<'de> serde::Deserialize<'de> for WisprProvidersModel {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<WisprProvidersModel, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            WisprProvidersModel,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = WisprProvidersModel {
                 custom_external_provider: f.optional("customExternalProvider"),
                 name: f.optional("name"),
@@ -1243,7 +1294,7 @@ impl<'de> serde::Deserialize<'de> for WisprProvidersModel {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("WisprProvidersModel"))
     }
 }
@@ -1296,7 +1347,10 @@ pub struct WisprProvidersRegion {
 }
 impl serde::Serialize for WisprProvidersRegion {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &WisprProvidersRegion, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &WisprProvidersRegion,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("accountingRadius", &v.accounting_radius);
             w.optional("authRadius", &v.auth_radius);
             w.optional("captivePortalUrl", &v.captive_portal_url);
@@ -1306,7 +1360,7 @@ impl serde::Serialize for WisprProvidersRegion {
             w.optional("showAnalyticsData", &v.show_analytics_data);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1316,8 +1370,11 @@ impl<'de> serde::Deserialize<'de> for WisprProvidersRegion {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<WisprProvidersRegion, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            WisprProvidersRegion,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = WisprProvidersRegion {
                 accounting_radius: f.optional("accountingRadius"),
                 auth_radius: f.optional("authRadius"),
@@ -1331,7 +1388,7 @@ impl<'de> serde::Deserialize<'de> for WisprProvidersRegion {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("WisprProvidersRegion"))
     }
 }
@@ -1423,7 +1480,11 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "GET /networks")]
     #[inline]
     pub fn list_networks(&self) -> ListNetworks<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &LIST_NETWORKS, &[]);
+        let req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &LIST_NETWORKS,
+            &[],
+        );
         ListNetworks { req }
     }
     /// Create network.
@@ -1443,7 +1504,7 @@ impl<'a> WirelessNetworksClient<'a> {
         &self,
         body: &super::common::WifiNetwork,
     ) -> CreateNetwork<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_NETWORK,
             &[],
@@ -1464,7 +1525,11 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "DELETE /networks")]
     #[inline]
     pub fn delete_networks(&self) -> DeleteNetworks<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &DELETE_NETWORKS, &[]);
+        let req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &DELETE_NETWORKS,
+            &[],
+        );
         DeleteNetworks { req }
     }
     /// Get network.
@@ -1481,7 +1546,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "GET /networks/{networkId}")]
     #[inline]
     pub fn get_network(&self, network_id: &str) -> GetNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_NETWORK,
             &[network_id],
@@ -1507,7 +1572,7 @@ impl<'a> WirelessNetworksClient<'a> {
         network_id: &str,
         body: &super::common::WifiNetwork,
     ) -> UpdateNetwork<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_NETWORK,
             &[network_id],
@@ -1529,7 +1594,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "DELETE /networks/{networkId}")]
     #[inline]
     pub fn delete_network(&self, network_id: &str) -> DeleteNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_NETWORK,
             &[network_id],
@@ -1551,7 +1616,7 @@ impl<'a> WirelessNetworksClient<'a> {
         &self,
         body: &super::common::WifiNetwork,
     ) -> CreateWifiNetwork<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_WIFI_NETWORK,
             &[],
@@ -1576,7 +1641,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         body: &super::common::WifiNetwork,
     ) -> UpdateWifiNetwork<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_WIFI_NETWORK,
             &[wifi_network_id],
@@ -1599,7 +1664,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "getWifiNetwork")]
     #[inline]
     pub fn get_wifi_network(&self, wifi_network_id: &str) -> GetWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_WIFI_NETWORK,
             &[wifi_network_id],
@@ -1622,7 +1687,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "deleteWifiNetwork")]
     #[inline]
     pub fn delete_wifi_network(&self, wifi_network_id: &str) -> DeleteWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_WIFI_NETWORK,
             &[wifi_network_id],
@@ -1647,7 +1712,7 @@ impl<'a> WirelessNetworksClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryWifiNetworks<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_WIFI_NETWORKS,
             &[],
@@ -1674,7 +1739,7 @@ impl<'a> WirelessNetworksClient<'a> {
         &self,
         body: &NetworkActivation,
     ) -> CreateNetworkActivation<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_NETWORK_ACTIVATION,
             &[],
@@ -1698,7 +1763,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "POST /networkActivations/query")]
     #[inline]
     pub fn query_network_activations(&self) -> QueryNetworkActivations<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_NETWORK_ACTIVATIONS,
             &[],
@@ -1723,7 +1788,7 @@ impl<'a> WirelessNetworksClient<'a> {
     pub fn create_network_activation_mappings(
         &self,
     ) -> CreateNetworkActivationMappings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_NETWORK_ACTIVATION_MAPPINGS,
             &[],
@@ -1749,7 +1814,7 @@ impl<'a> WirelessNetworksClient<'a> {
         &self,
         network_venue_id: &str,
     ) -> GetNetworkActivation<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_NETWORK_ACTIVATION,
             &[network_venue_id],
@@ -1775,7 +1840,7 @@ impl<'a> WirelessNetworksClient<'a> {
         network_venue_id: &str,
         body: &NetworkActivation,
     ) -> UpdateNetworkActivation<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_NETWORK_ACTIVATION,
             &[network_venue_id],
@@ -1801,7 +1866,7 @@ impl<'a> WirelessNetworksClient<'a> {
         venue_id: &str,
         wifi_network_id: &str,
     ) -> GetVenueWifiNetworkSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_WIFI_NETWORK_SETTINGS,
             &[venue_id, wifi_network_id],
@@ -1827,7 +1892,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         body: &super::common::VenueWifiNetworkSettings,
     ) -> UpdateVenueWifiNetworkSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_WIFI_NETWORK_SETTINGS,
             &[venue_id, wifi_network_id],
@@ -1859,7 +1924,7 @@ impl<'a> WirelessNetworksClient<'a> {
         venue_id: &str,
         wifi_network_id: &str,
     ) -> ActivateWifiNetworkOnVenue<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_WIFI_NETWORK_ON_VENUE,
             &[venue_id, wifi_network_id],
@@ -1887,7 +1952,7 @@ impl<'a> WirelessNetworksClient<'a> {
         venue_id: &str,
         wifi_network_id: &str,
     ) -> DeactivateWifiNetworkOnVenue<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_WIFI_NETWORK_ON_VENUE,
             &[venue_id, wifi_network_id],
@@ -1911,7 +1976,7 @@ impl<'a> WirelessNetworksClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryWifiNetworkApCompatibilities<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_WIFI_NETWORK_AP_COMPATIBILITIES,
             &[],
@@ -1936,7 +2001,7 @@ impl<'a> WirelessNetworksClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryWifiFeatureSets<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_WIFI_FEATURE_SETS,
             &[],
@@ -1957,7 +2022,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "GET /networks/qosMapSets")]
     #[inline]
     pub fn list_network_qos_map_sets(&self) -> ListNetworkQosMapSets<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_NETWORK_QOS_MAP_SETS,
             &[],
@@ -1977,7 +2042,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "GET /networks/wisprProviders")]
     #[inline]
     pub fn list_network_wispr_providers(&self) -> ListNetworkWisprProviders<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_NETWORK_WISPR_PROVIDERS,
             &[],
@@ -2009,7 +2074,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         ap_group_id: &str,
     ) -> DeactivateApGroupOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_AP_GROUP_ON_WIFI_NETWORK,
             &[venue_id, wifi_network_id, ap_group_id],
@@ -2043,7 +2108,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         ap_group_id: &str,
     ) -> ActivateApGroupOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_AP_GROUP_ON_WIFI_NETWORK,
             &[venue_id, wifi_network_id, ap_group_id],
@@ -2078,7 +2143,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         ap_group_id: &str,
     ) -> GetApGroupSettingsOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_AP_GROUP_SETTINGS_ON_WIFI_NETWORK,
             &[venue_id, wifi_network_id, ap_group_id],
@@ -2116,7 +2181,7 @@ impl<'a> WirelessNetworksClient<'a> {
         ap_group_id: &str,
         body: &super::common::VenueWifiNetworkApGroupSettings,
     ) -> UpdateApGroupSettingsOnWifiNetwork<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_AP_GROUP_SETTINGS_ON_WIFI_NETWORK,
             &[venue_id, wifi_network_id, ap_group_id],
@@ -2155,7 +2220,7 @@ impl<'a> WirelessNetworksClient<'a> {
         ap_group_id: &str,
         vlan_pool_profile_id: &str,
     ) -> DeactivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_VLAN_POOL_PROFILE_ON_VENUE_WIFI_NETWORK_AP_GROUP,
             &[venue_id, wifi_network_id, ap_group_id, vlan_pool_profile_id],
@@ -2193,7 +2258,7 @@ impl<'a> WirelessNetworksClient<'a> {
         ap_group_id: &str,
         vlan_pool_profile_id: &str,
     ) -> ActivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_VLAN_POOL_PROFILE_ON_VENUE_WIFI_NETWORK_AP_GROUP,
             &[venue_id, wifi_network_id, ap_group_id, vlan_pool_profile_id],
@@ -2229,7 +2294,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         client_isolation_profile_id: &str,
     ) -> DeactivateClientIsolationProfileOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_CLIENT_ISOLATION_PROFILE_ON_WIFI_NETWORK,
             &[venue_id, wifi_network_id, client_isolation_profile_id],
@@ -2265,7 +2330,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         client_isolation_profile_id: &str,
     ) -> ActivateClientIsolationProfileOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_CLIENT_ISOLATION_PROFILE_ON_WIFI_NETWORK,
             &[venue_id, wifi_network_id, client_isolation_profile_id],
@@ -2301,7 +2366,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         soft_gre_profile_id: &str,
     ) -> DeactivateSoftGreProfileOnVenueWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_SOFT_GRE_PROFILE_ON_VENUE_WIFI_NETWORK,
             &[venue_id, wifi_network_id, soft_gre_profile_id],
@@ -2337,7 +2402,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         soft_gre_profile_id: &str,
     ) -> ActivateSoftGreProfileOnVenueWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_SOFT_GRE_PROFILE_ON_VENUE_WIFI_NETWORK,
             &[venue_id, wifi_network_id, soft_gre_profile_id],
@@ -2362,7 +2427,7 @@ impl<'a> WirelessNetworksClient<'a> {
     pub fn get_wifi_network_predefined_hotspot20_identity_providers(
         &self,
     ) -> GetWifiNetworkPredefinedHotspot20IdentityProviders<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_WIFI_NETWORK_PREDEFINED_HOTSPOT20_IDENTITY_PROVIDERS,
             &[],
@@ -2387,7 +2452,7 @@ impl<'a> WirelessNetworksClient<'a> {
     pub fn get_wifi_network_predefined_hotspot20_operators(
         &self,
     ) -> GetWifiNetworkPredefinedHotspot20Operators<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_WIFI_NETWORK_PREDEFINED_HOTSPOT20_OPERATORS,
             &[],
@@ -2412,7 +2477,7 @@ impl<'a> WirelessNetworksClient<'a> {
     pub fn get_wifi_network_default_qos_map_set_options(
         &self,
     ) -> GetWifiNetworkDefaultQosMapSetOptions<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_WIFI_NETWORK_DEFAULT_QOS_MAP_SET_OPTIONS,
             &[],
@@ -2435,7 +2500,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "getRecoveryPassphraseSettings")]
     #[inline]
     pub fn get_recovery_passphrase_settings(&self) -> GetRecoveryPassphraseSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_RECOVERY_PASSPHRASE_SETTINGS,
             &[],
@@ -2463,7 +2528,7 @@ impl<'a> WirelessNetworksClient<'a> {
         &self,
         body: &RecoveryPassphraseSettings,
     ) -> UpdateRecoveryPassphraseSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_RECOVERY_PASSPHRASE_SETTINGS,
             &[],
@@ -2487,7 +2552,7 @@ impl<'a> WirelessNetworksClient<'a> {
     #[doc(alias = "getWifiNetworkWisprProviders")]
     #[inline]
     pub fn get_wifi_network_wispr_providers(&self) -> GetWifiNetworkWisprProviders<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_WIFI_NETWORK_WISPR_PROVIDERS,
             &[],
@@ -2521,7 +2586,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         access_control_profile_id: &str,
     ) -> DeactivateAccessControlProfileOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_ACCESS_CONTROL_PROFILE_ON_WIFI_NETWORK,
             &[wifi_network_id, access_control_profile_id],
@@ -2555,7 +2620,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         access_control_profile_id: &str,
     ) -> ActivateAccessControlProfileOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_ACCESS_CONTROL_PROFILE_ON_WIFI_NETWORK,
             &[wifi_network_id, access_control_profile_id],
@@ -2589,7 +2654,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         application_policy_id: &str,
     ) -> DeactivateApplicationPolicyOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_APPLICATION_POLICY_ON_WIFI_NETWORK,
             &[wifi_network_id, application_policy_id],
@@ -2623,7 +2688,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         application_policy_id: &str,
     ) -> ActivateApplicationPolicyOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_APPLICATION_POLICY_ON_WIFI_NETWORK,
             &[wifi_network_id, application_policy_id],
@@ -2653,7 +2718,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         policy_id: &str,
     ) -> DeactivateDevicePolicyOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_DEVICE_POLICY_ON_WIFI_NETWORK,
             &[wifi_network_id, policy_id],
@@ -2683,7 +2748,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         policy_id: &str,
     ) -> ActivateDevicePolicyOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_DEVICE_POLICY_ON_WIFI_NETWORK,
             &[wifi_network_id, policy_id],
@@ -2713,7 +2778,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         dpsk_service_id: &str,
     ) -> ActivateDpskServiceOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_DPSK_SERVICE_ON_WIFI_NETWORK,
             &[wifi_network_id, dpsk_service_id],
@@ -2747,7 +2812,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         hotspot20_identity_provider_id: &str,
     ) -> DeactivateHotspot20IdentityProviderOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_HOTSPOT20_IDENTITY_PROVIDER_ON_WIFI_NETWORK,
             &[wifi_network_id, hotspot20_identity_provider_id],
@@ -2781,7 +2846,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         hotspot20_identity_provider_id: &str,
     ) -> ActivateHotspot20IdentityProviderOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_HOTSPOT20_IDENTITY_PROVIDER_ON_WIFI_NETWORK,
             &[wifi_network_id, hotspot20_identity_provider_id],
@@ -2815,7 +2880,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         hotspot20_operator_id: &str,
     ) -> DeactivateHotspot20OperatorOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_HOTSPOT20_OPERATOR_ON_WIFI_NETWORK,
             &[wifi_network_id, hotspot20_operator_id],
@@ -2849,7 +2914,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         hotspot20_operator_id: &str,
     ) -> ActivateHotspot20OperatorOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_HOTSPOT20_OPERATOR_ON_WIFI_NETWORK,
             &[wifi_network_id, hotspot20_operator_id],
@@ -2879,7 +2944,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         l2_acl_policy_id: &str,
     ) -> DeactivateL2AclPolicyOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_L2_ACL_POLICY_ON_WIFI_NETWORK,
             &[wifi_network_id, l2_acl_policy_id],
@@ -2909,7 +2974,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         l2_acl_policy_id: &str,
     ) -> ActivateL2AclPolicyOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_L2_ACL_POLICY_ON_WIFI_NETWORK,
             &[wifi_network_id, l2_acl_policy_id],
@@ -2939,7 +3004,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         l3_acl_policy_id: &str,
     ) -> DeactivateL3AclPolicyOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_L3_ACL_POLICY_ON_WIFI_NETWORK,
             &[wifi_network_id, l3_acl_policy_id],
@@ -2969,7 +3034,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         l3_acl_policy_id: &str,
     ) -> ActivateL3AclPolicyOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_L3_ACL_POLICY_ON_WIFI_NETWORK,
             &[wifi_network_id, l3_acl_policy_id],
@@ -3003,7 +3068,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         mac_registration_pool_id: &str,
     ) -> DeactivateMacRegistrationPoolOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_MAC_REGISTRATION_POOL_ON_WIFI_NETWORK,
             &[wifi_network_id, mac_registration_pool_id],
@@ -3037,7 +3102,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         mac_registration_pool_id: &str,
     ) -> ActivateMacRegistrationPoolOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_MAC_REGISTRATION_POOL_ON_WIFI_NETWORK,
             &[wifi_network_id, mac_registration_pool_id],
@@ -3071,7 +3136,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         portal_service_profile_id: &str,
     ) -> ActivatePortalServiceProfileOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_PORTAL_SERVICE_PROFILE_ON_WIFI_NETWORK,
             &[wifi_network_id, portal_service_profile_id],
@@ -3098,7 +3163,7 @@ impl<'a> WirelessNetworksClient<'a> {
         &self,
         wifi_network_id: &str,
     ) -> GetWifiNetworkRadiusServerProfileSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_WIFI_NETWORK_RADIUS_SERVER_PROFILE_SETTINGS,
             &[wifi_network_id],
@@ -3128,7 +3193,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         body: &super::common::WifiNetworkRadiusServerProfileSettings,
     ) -> UpdateWifiNetworkRadiusServerProfileSettings<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_WIFI_NETWORK_RADIUS_SERVER_PROFILE_SETTINGS,
             &[wifi_network_id],
@@ -3161,7 +3226,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         radius_id: &str,
     ) -> DeactivateRadiusServerProfileOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_RADIUS_SERVER_PROFILE_ON_WIFI_NETWORK,
             &[wifi_network_id, radius_id],
@@ -3191,7 +3256,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         radius_id: &str,
     ) -> ActivateRadiusServerProfileOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_RADIUS_SERVER_PROFILE_ON_WIFI_NETWORK,
             &[wifi_network_id, radius_id],
@@ -3223,7 +3288,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         vlan_pool_profile_id: &str,
     ) -> DeactivateVlanPoolProfileOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_VLAN_POOL_PROFILE_ON_WIFI_NETWORK,
             &[wifi_network_id, vlan_pool_profile_id],
@@ -3255,7 +3320,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         vlan_pool_profile_id: &str,
     ) -> ActivateVlanPoolProfileOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_VLAN_POOL_PROFILE_ON_WIFI_NETWORK,
             &[wifi_network_id, vlan_pool_profile_id],
@@ -3289,7 +3354,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         wifi_calling_service_profile_id: &str,
     ) -> DeactivateWifiCallingServiceProfileOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_WIFI_CALLING_SERVICE_PROFILE_ON_WIFI_NETWORK,
             &[wifi_network_id, wifi_calling_service_profile_id],
@@ -3323,7 +3388,7 @@ impl<'a> WirelessNetworksClient<'a> {
         wifi_network_id: &str,
         wifi_calling_service_profile_id: &str,
     ) -> ActivateWifiCallingServiceProfileOnWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_WIFI_CALLING_SERVICE_PROFILE_ON_WIFI_NETWORK,
             &[wifi_network_id, wifi_calling_service_profile_id],
@@ -3333,18 +3398,18 @@ impl<'a> WirelessNetworksClient<'a> {
         }
     }
 }
-static LIST_NETWORKS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_NETWORKS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_networks",
     method: ruckus_one_runtime::Method::Get,
     path: "/networks",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::list_networks` (List networks).
@@ -3353,7 +3418,7 @@ static LIST_NETWORKS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListNetworks<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListNetworks<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3396,18 +3461,18 @@ impl<'a> ListNetworks<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_network",
     method: ruckus_one_runtime::Method::Post,
     path: "/networks",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::create_network` (Create network).
@@ -3416,7 +3481,7 @@ static CREATE_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3459,18 +3524,18 @@ impl<'a> CreateNetwork<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_NETWORKS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_NETWORKS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_networks",
     method: ruckus_one_runtime::Method::Delete,
     path: "/networks",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::delete_networks` (Delete networks).
@@ -3479,7 +3544,7 @@ static DELETE_NETWORKS: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteNetworks<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteNetworks<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3522,18 +3587,18 @@ impl<'a> DeleteNetworks<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_network",
     method: ruckus_one_runtime::Method::Get,
     path: "/networks/{networkId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::get_network` (Get network).
@@ -3542,7 +3607,7 @@ static GET_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3585,18 +3650,18 @@ impl<'a> GetNetwork<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_network",
     method: ruckus_one_runtime::Method::Put,
     path: "/networks/{networkId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::update_network` (Update network).
@@ -3605,7 +3670,7 @@ static UPDATE_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3648,18 +3713,18 @@ impl<'a> UpdateNetwork<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_network",
     method: ruckus_one_runtime::Method::Delete,
     path: "/networks/{networkId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::delete_network` (Delete network).
@@ -3668,7 +3733,7 @@ static DELETE_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3711,22 +3776,22 @@ impl<'a> DeleteNetwork<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_wifi_network",
     method: ruckus_one_runtime::Method::Post,
     path: "/wifiNetworks",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_wifi_network`; the first is the default.
@@ -3742,7 +3807,7 @@ pub type CreateWifiNetworkVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3821,22 +3886,22 @@ impl<'a> CreateWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static UPDATE_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_wifi_network",
     method: ruckus_one_runtime::Method::Put,
     path: "/wifiNetworks/{wifiNetworkId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_wifi_network`; the first is the default.
@@ -3852,7 +3917,7 @@ pub type UpdateWifiNetworkVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3931,22 +3996,22 @@ impl<'a> UpdateWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_wifi_network",
     method: ruckus_one_runtime::Method::Get,
     path: "/wifiNetworks/{wifiNetworkId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_wifi_network`; the first is the default.
@@ -3962,7 +4027,7 @@ pub type GetWifiNetworkVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4011,22 +4076,22 @@ impl<'a> GetWifiNetwork<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_wifi_network",
     method: ruckus_one_runtime::Method::Delete,
     path: "/wifiNetworks/{wifiNetworkId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_wifi_network`; the first is the default.
@@ -4042,7 +4107,7 @@ pub type DeleteWifiNetworkVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4121,22 +4186,22 @@ impl<'a> DeleteWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static QUERY_WIFI_NETWORKS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_WIFI_NETWORKS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_wifi_networks",
     method: ruckus_one_runtime::Method::Post,
     path: "/wifiNetworks/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_wifi_networks`; the first is the default.
@@ -4152,7 +4217,7 @@ pub type QueryWifiNetworksVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryWifiNetworks<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryWifiNetworks<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4167,8 +4232,8 @@ impl<'a> QueryWifiNetworks<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -4220,18 +4285,18 @@ impl<'a> QueryWifiNetworks<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_NETWORK_ACTIVATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_NETWORK_ACTIVATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_network_activation",
     method: ruckus_one_runtime::Method::Post,
     path: "/networkActivations",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::create_network_activation` (Create network activation).
@@ -4240,7 +4305,7 @@ static CREATE_NETWORK_ACTIVATION: ruckus_one_runtime::Operation = ruckus_one_run
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateNetworkActivation<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateNetworkActivation<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4283,18 +4348,18 @@ impl<'a> CreateNetworkActivation<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_NETWORK_ACTIVATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_NETWORK_ACTIVATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_network_activations",
     method: ruckus_one_runtime::Method::Post,
     path: "/networkActivations/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::query_network_activations` (Query network activations).
@@ -4304,7 +4369,7 @@ static QUERY_NETWORK_ACTIVATIONS: ruckus_one_runtime::Operation = ruckus_one_run
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryNetworkActivations<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryNetworkActivations<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4319,8 +4384,8 @@ impl<'a> QueryNetworkActivations<'a> {
         self.req.json(body);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -4372,18 +4437,18 @@ impl<'a> QueryNetworkActivations<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_NETWORK_ACTIVATION_MAPPINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_NETWORK_ACTIVATION_MAPPINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_network_activation_mappings",
     method: ruckus_one_runtime::Method::Post,
     path: "/networkActivations/mappings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::create_network_activation_mappings` (Network activation mappings).
@@ -4393,7 +4458,7 @@ static CREATE_NETWORK_ACTIVATION_MAPPINGS: ruckus_one_runtime::Operation = rucku
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateNetworkActivationMappings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateNetworkActivationMappings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4442,18 +4507,18 @@ impl<'a> CreateNetworkActivationMappings<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_NETWORK_ACTIVATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_NETWORK_ACTIVATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_network_activation",
     method: ruckus_one_runtime::Method::Get,
     path: "/networkActivations/{networkVenueId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::get_network_activation` (Get network activation).
@@ -4462,7 +4527,7 @@ static GET_NETWORK_ACTIVATION: ruckus_one_runtime::Operation = ruckus_one_runtim
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetNetworkActivation<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetNetworkActivation<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4505,18 +4570,18 @@ impl<'a> GetNetworkActivation<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_NETWORK_ACTIVATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_NETWORK_ACTIVATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_network_activation",
     method: ruckus_one_runtime::Method::Put,
     path: "/networkActivations/{networkVenueId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::update_network_activation` (Update network activation).
@@ -4525,7 +4590,7 @@ static UPDATE_NETWORK_ACTIVATION: ruckus_one_runtime::Operation = ruckus_one_run
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateNetworkActivation<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateNetworkActivation<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4568,22 +4633,22 @@ impl<'a> UpdateNetworkActivation<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_VENUE_WIFI_NETWORK_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_WIFI_NETWORK_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_wifi_network_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/settings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_wifi_network_settings`; the first is the default.
@@ -4599,7 +4664,7 @@ pub type GetVenueWifiNetworkSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueWifiNetworkSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueWifiNetworkSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4651,22 +4716,22 @@ impl<'a> GetVenueWifiNetworkSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_WIFI_NETWORK_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_WIFI_NETWORK_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_wifi_network_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/settings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_wifi_network_settings`; the first is the default.
@@ -4682,7 +4747,7 @@ pub type UpdateVenueWifiNetworkSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueWifiNetworkSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueWifiNetworkSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4761,22 +4826,22 @@ impl<'a> UpdateVenueWifiNetworkSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_WIFI_NETWORK_ON_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_WIFI_NETWORK_ON_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_wifi_network_on_venue",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_wifi_network_on_venue`; the first is the default.
@@ -4793,7 +4858,7 @@ pub type ActivateWifiNetworkOnVenueVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateWifiNetworkOnVenue<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateWifiNetworkOnVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4878,22 +4943,22 @@ impl<'a> ActivateWifiNetworkOnVenue<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DEACTIVATE_WIFI_NETWORK_ON_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_WIFI_NETWORK_ON_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_wifi_network_on_venue",
     method: ruckus_one_runtime::Method::Delete,
     path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_wifi_network_on_venue`; the first is the default.
@@ -4909,7 +4974,7 @@ pub type DeactivateWifiNetworkOnVenueVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateWifiNetworkOnVenue<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateWifiNetworkOnVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4988,22 +5053,22 @@ impl<'a> DeactivateWifiNetworkOnVenue<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static QUERY_WIFI_NETWORK_AP_COMPATIBILITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_WIFI_NETWORK_AP_COMPATIBILITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_wifi_network_ap_compatibilities",
     method: ruckus_one_runtime::Method::Post,
     path: "/wifiNetworks/apCompatibilities/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `query_wifi_network_ap_compatibilities`; the first is the default.
@@ -5019,7 +5084,7 @@ pub type QueryWifiNetworkApCompatibilitiesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryWifiNetworkApCompatibilities<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryWifiNetworkApCompatibilities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5034,8 +5099,8 @@ impl<'a> QueryWifiNetworkApCompatibilities<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "compatibilities",
         first_page: 1u32,
     };
@@ -5089,22 +5154,22 @@ impl<'a> QueryWifiNetworkApCompatibilities<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_WIFI_FEATURE_SETS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_WIFI_FEATURE_SETS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_wifi_feature_sets",
     method: ruckus_one_runtime::Method::Post,
     path: "/wifiFeatureSets/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `query_wifi_feature_sets`; the first is the default.
@@ -5120,7 +5185,7 @@ pub type QueryWifiFeatureSetsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryWifiFeatureSets<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryWifiFeatureSets<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5135,8 +5200,8 @@ impl<'a> QueryWifiFeatureSets<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "featureSets",
         first_page: 1u32,
     };
@@ -5188,18 +5253,18 @@ impl<'a> QueryWifiFeatureSets<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_NETWORK_QOS_MAP_SETS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_NETWORK_QOS_MAP_SETS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_network_qos_map_sets",
     method: ruckus_one_runtime::Method::Get,
     path: "/networks/qosMapSets",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::list_network_qos_map_sets` (List QoS map sets).
@@ -5208,7 +5273,7 @@ static LIST_NETWORK_QOS_MAP_SETS: ruckus_one_runtime::Operation = ruckus_one_run
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListNetworkQosMapSets<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListNetworkQosMapSets<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5251,18 +5316,18 @@ impl<'a> ListNetworkQosMapSets<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_NETWORK_WISPR_PROVIDERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_NETWORK_WISPR_PROVIDERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_network_wispr_providers",
     method: ruckus_one_runtime::Method::Get,
     path: "/networks/wisprProviders",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::list_network_wispr_providers` (List WISPr providers).
@@ -5271,7 +5336,7 @@ static LIST_NETWORK_WISPR_PROVIDERS: ruckus_one_runtime::Operation = ruckus_one_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListNetworkWisprProviders<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListNetworkWisprProviders<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5314,22 +5379,22 @@ impl<'a> ListNetworkWisprProviders<'a> {
         self.req.send_json_with_response()
     }
 }
-static DEACTIVATE_AP_GROUP_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_AP_GROUP_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_ap_group_on_wifi_network",
     method: ruckus_one_runtime::Method::Delete,
     path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_ap_group_on_wifi_network`; the first is the default.
@@ -5345,7 +5410,7 @@ pub type DeactivateApGroupOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateApGroupOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateApGroupOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5426,22 +5491,22 @@ impl<'a> DeactivateApGroupOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_AP_GROUP_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_AP_GROUP_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_ap_group_on_wifi_network",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_ap_group_on_wifi_network`; the first is the default.
@@ -5457,7 +5522,7 @@ pub type ActivateApGroupOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateApGroupOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateApGroupOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5538,22 +5603,22 @@ impl<'a> ActivateApGroupOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_AP_GROUP_SETTINGS_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_AP_GROUP_SETTINGS_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_group_settings_on_wifi_network",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/settings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_ap_group_settings_on_wifi_network`; the first is the default.
@@ -5569,7 +5634,7 @@ pub type GetApGroupSettingsOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApGroupSettingsOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetApGroupSettingsOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5621,22 +5686,22 @@ impl<'a> GetApGroupSettingsOnWifiNetwork<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_AP_GROUP_SETTINGS_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_AP_GROUP_SETTINGS_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_group_settings_on_wifi_network",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/settings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_ap_group_settings_on_wifi_network`; the first is the default.
@@ -5652,7 +5717,7 @@ pub type UpdateApGroupSettingsOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApGroupSettingsOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateApGroupSettingsOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5736,22 +5801,22 @@ impl<'a> UpdateApGroupSettingsOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DEACTIVATE_VLAN_POOL_PROFILE_ON_VENUE_WIFI_NETWORK_AP_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_VLAN_POOL_PROFILE_ON_VENUE_WIFI_NETWORK_AP_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_vlan_pool_profile_on_venue_wifi_network_ap_group",
     method: ruckus_one_runtime::Method::Delete,
     path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/vlanPoolProfiles/{vlanPoolProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_vlan_pool_profile_on_venue_wifi_network_ap_group`; the first is the default.
@@ -5767,7 +5832,7 @@ pub type DeactivateVlanPoolProfileOnVenueWifiNetworkApGroupVersion = super::vers
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5851,22 +5916,22 @@ impl<'a> DeactivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_VLAN_POOL_PROFILE_ON_VENUE_WIFI_NETWORK_AP_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_VLAN_POOL_PROFILE_ON_VENUE_WIFI_NETWORK_AP_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_vlan_pool_profile_on_venue_wifi_network_ap_group",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/vlanPoolProfiles/{vlanPoolProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_vlan_pool_profile_on_venue_wifi_network_ap_group`; the first is the default.
@@ -5882,7 +5947,7 @@ pub type ActivateVlanPoolProfileOnVenueWifiNetworkApGroupVersion = super::versio
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5966,22 +6031,22 @@ impl<'a> ActivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DEACTIVATE_CLIENT_ISOLATION_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_CLIENT_ISOLATION_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_client_isolation_profile_on_wifi_network",
     method: ruckus_one_runtime::Method::Delete,
     path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/clientIsolationProfiles/{clientIsolationProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_client_isolation_profile_on_wifi_network`; the first is the default.
@@ -5997,7 +6062,7 @@ pub type DeactivateClientIsolationProfileOnWifiNetworkVersion = super::versions:
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateClientIsolationProfileOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateClientIsolationProfileOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6081,22 +6146,22 @@ impl<'a> DeactivateClientIsolationProfileOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_CLIENT_ISOLATION_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_CLIENT_ISOLATION_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_client_isolation_profile_on_wifi_network",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/clientIsolationProfiles/{clientIsolationProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_client_isolation_profile_on_wifi_network`; the first is the default.
@@ -6112,7 +6177,7 @@ pub type ActivateClientIsolationProfileOnWifiNetworkVersion = super::versions::V
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateClientIsolationProfileOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateClientIsolationProfileOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6196,22 +6261,22 @@ impl<'a> ActivateClientIsolationProfileOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DEACTIVATE_SOFT_GRE_PROFILE_ON_VENUE_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_SOFT_GRE_PROFILE_ON_VENUE_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_soft_gre_profile_on_venue_wifi_network",
     method: ruckus_one_runtime::Method::Delete,
     path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/softGreProfiles/{softGreProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_soft_gre_profile_on_venue_wifi_network`; the first is the default.
@@ -6227,7 +6292,7 @@ pub type DeactivateSoftGreProfileOnVenueWifiNetworkVersion = super::versions::V1
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateSoftGreProfileOnVenueWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateSoftGreProfileOnVenueWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6311,22 +6376,22 @@ impl<'a> DeactivateSoftGreProfileOnVenueWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_SOFT_GRE_PROFILE_ON_VENUE_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_SOFT_GRE_PROFILE_ON_VENUE_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_soft_gre_profile_on_venue_wifi_network",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/softGreProfiles/{softGreProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_soft_gre_profile_on_venue_wifi_network`; the first is the default.
@@ -6342,7 +6407,7 @@ pub type ActivateSoftGreProfileOnVenueWifiNetworkVersion = super::versions::V1Or
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateSoftGreProfileOnVenueWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateSoftGreProfileOnVenueWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6426,22 +6491,22 @@ impl<'a> ActivateSoftGreProfileOnVenueWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_WIFI_NETWORK_PREDEFINED_HOTSPOT20_IDENTITY_PROVIDERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_WIFI_NETWORK_PREDEFINED_HOTSPOT20_IDENTITY_PROVIDERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_wifi_network_predefined_hotspot20_identity_providers",
     method: ruckus_one_runtime::Method::Get,
     path: "/wifiNetworks/hotspot20IdentityProviders",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_wifi_network_predefined_hotspot20_identity_providers`; the first is the default.
@@ -6457,7 +6522,7 @@ pub type GetWifiNetworkPredefinedHotspot20IdentityProvidersVersion = super::vers
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiNetworkPredefinedHotspot20IdentityProviders<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetWifiNetworkPredefinedHotspot20IdentityProviders<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6509,22 +6574,22 @@ impl<'a> GetWifiNetworkPredefinedHotspot20IdentityProviders<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_WIFI_NETWORK_PREDEFINED_HOTSPOT20_OPERATORS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_WIFI_NETWORK_PREDEFINED_HOTSPOT20_OPERATORS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_wifi_network_predefined_hotspot20_operators",
     method: ruckus_one_runtime::Method::Get,
     path: "/wifiNetworks/hotspot20Operators",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_wifi_network_predefined_hotspot20_operators`; the first is the default.
@@ -6540,7 +6605,7 @@ pub type GetWifiNetworkPredefinedHotspot20OperatorsVersion = super::versions::V1
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiNetworkPredefinedHotspot20Operators<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetWifiNetworkPredefinedHotspot20Operators<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6592,22 +6657,22 @@ impl<'a> GetWifiNetworkPredefinedHotspot20Operators<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_WIFI_NETWORK_DEFAULT_QOS_MAP_SET_OPTIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_WIFI_NETWORK_DEFAULT_QOS_MAP_SET_OPTIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_wifi_network_default_qos_map_set_options",
     method: ruckus_one_runtime::Method::Get,
     path: "/wifiNetworks/qosMapSetOptions",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_wifi_network_default_qos_map_set_options`; the first is the default.
@@ -6623,7 +6688,7 @@ pub type GetWifiNetworkDefaultQosMapSetOptionsVersion = super::versions::V1OrJso
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiNetworkDefaultQosMapSetOptions<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetWifiNetworkDefaultQosMapSetOptions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6675,22 +6740,22 @@ impl<'a> GetWifiNetworkDefaultQosMapSetOptions<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_RECOVERY_PASSPHRASE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_RECOVERY_PASSPHRASE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_recovery_passphrase_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/wifiNetworks/recoveryPassphraseSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_recovery_passphrase_settings`; the first is the default.
@@ -6706,7 +6771,7 @@ pub type GetRecoveryPassphraseSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetRecoveryPassphraseSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetRecoveryPassphraseSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6755,22 +6820,22 @@ impl<'a> GetRecoveryPassphraseSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_RECOVERY_PASSPHRASE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_RECOVERY_PASSPHRASE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_recovery_passphrase_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/wifiNetworks/recoveryPassphraseSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_recovery_passphrase_settings`; the first is the default.
@@ -6786,7 +6851,7 @@ pub type UpdateRecoveryPassphraseSettingsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateRecoveryPassphraseSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateRecoveryPassphraseSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6867,22 +6932,22 @@ impl<'a> UpdateRecoveryPassphraseSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_WIFI_NETWORK_WISPR_PROVIDERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_WIFI_NETWORK_WISPR_PROVIDERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_wifi_network_wispr_providers",
     method: ruckus_one_runtime::Method::Get,
     path: "/wifiNetworks/wisprProviders",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_wifi_network_wispr_providers`; the first is the default.
@@ -6898,7 +6963,7 @@ pub type GetWifiNetworkWisprProvidersVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiNetworkWisprProviders<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetWifiNetworkWisprProviders<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6947,22 +7012,22 @@ impl<'a> GetWifiNetworkWisprProviders<'a> {
         self.req.send_json_with_response()
     }
 }
-static DEACTIVATE_ACCESS_CONTROL_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_ACCESS_CONTROL_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_access_control_profile_on_wifi_network",
     method: ruckus_one_runtime::Method::Delete,
     path: "/wifiNetworks/{wifiNetworkId}/accessControlProfiles/{accessControlProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_access_control_profile_on_wifi_network`; the first is the default.
@@ -6978,7 +7043,7 @@ pub type DeactivateAccessControlProfileOnWifiNetworkVersion = super::versions::V
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateAccessControlProfileOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateAccessControlProfileOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7062,22 +7127,22 @@ impl<'a> DeactivateAccessControlProfileOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_ACCESS_CONTROL_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_ACCESS_CONTROL_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_access_control_profile_on_wifi_network",
     method: ruckus_one_runtime::Method::Put,
     path: "/wifiNetworks/{wifiNetworkId}/accessControlProfiles/{accessControlProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_access_control_profile_on_wifi_network`; the first is the default.
@@ -7093,7 +7158,7 @@ pub type ActivateAccessControlProfileOnWifiNetworkVersion = super::versions::V1O
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateAccessControlProfileOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateAccessControlProfileOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7177,22 +7242,22 @@ impl<'a> ActivateAccessControlProfileOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DEACTIVATE_APPLICATION_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_APPLICATION_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_application_policy_on_wifi_network",
     method: ruckus_one_runtime::Method::Delete,
     path: "/wifiNetworks/{wifiNetworkId}/applicationPolicies/{applicationPolicyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_application_policy_on_wifi_network`; the first is the default.
@@ -7208,7 +7273,7 @@ pub type DeactivateApplicationPolicyOnWifiNetworkVersion = super::versions::V1Or
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateApplicationPolicyOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateApplicationPolicyOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7292,22 +7357,22 @@ impl<'a> DeactivateApplicationPolicyOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_APPLICATION_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_APPLICATION_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_application_policy_on_wifi_network",
     method: ruckus_one_runtime::Method::Put,
     path: "/wifiNetworks/{wifiNetworkId}/applicationPolicies/{applicationPolicyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_application_policy_on_wifi_network`; the first is the default.
@@ -7323,7 +7388,7 @@ pub type ActivateApplicationPolicyOnWifiNetworkVersion = super::versions::V1OrJs
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateApplicationPolicyOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateApplicationPolicyOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7407,22 +7472,22 @@ impl<'a> ActivateApplicationPolicyOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DEACTIVATE_DEVICE_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_DEVICE_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_device_policy_on_wifi_network",
     method: ruckus_one_runtime::Method::Delete,
     path: "/wifiNetworks/{wifiNetworkId}/devicePolicies/{policyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_device_policy_on_wifi_network`; the first is the default.
@@ -7438,7 +7503,7 @@ pub type DeactivateDevicePolicyOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateDevicePolicyOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateDevicePolicyOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7522,22 +7587,22 @@ impl<'a> DeactivateDevicePolicyOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_DEVICE_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_DEVICE_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_device_policy_on_wifi_network",
     method: ruckus_one_runtime::Method::Put,
     path: "/wifiNetworks/{wifiNetworkId}/devicePolicies/{policyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_device_policy_on_wifi_network`; the first is the default.
@@ -7553,7 +7618,7 @@ pub type ActivateDevicePolicyOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateDevicePolicyOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateDevicePolicyOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7634,22 +7699,22 @@ impl<'a> ActivateDevicePolicyOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_DPSK_SERVICE_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_DPSK_SERVICE_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_dpsk_service_on_wifi_network",
     method: ruckus_one_runtime::Method::Put,
     path: "/wifiNetworks/{wifiNetworkId}/dpskServices/{dpskServiceId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_dpsk_service_on_wifi_network`; the first is the default.
@@ -7665,7 +7730,7 @@ pub type ActivateDpskServiceOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateDpskServiceOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateDpskServiceOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7746,22 +7811,22 @@ impl<'a> ActivateDpskServiceOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DEACTIVATE_HOTSPOT20_IDENTITY_PROVIDER_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_HOTSPOT20_IDENTITY_PROVIDER_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_hotspot20_identity_provider_on_wifi_network",
     method: ruckus_one_runtime::Method::Delete,
     path: "/wifiNetworks/{wifiNetworkId}/hotspot20IdentityProviders/{hotspot20IdentityProviderId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_hotspot20_identity_provider_on_wifi_network`; the first is the default.
@@ -7777,7 +7842,7 @@ pub type DeactivateHotspot20IdentityProviderOnWifiNetworkVersion = super::versio
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateHotspot20IdentityProviderOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateHotspot20IdentityProviderOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7861,22 +7926,22 @@ impl<'a> DeactivateHotspot20IdentityProviderOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_HOTSPOT20_IDENTITY_PROVIDER_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_HOTSPOT20_IDENTITY_PROVIDER_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_hotspot20_identity_provider_on_wifi_network",
     method: ruckus_one_runtime::Method::Put,
     path: "/wifiNetworks/{wifiNetworkId}/hotspot20IdentityProviders/{hotspot20IdentityProviderId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_hotspot20_identity_provider_on_wifi_network`; the first is the default.
@@ -7892,7 +7957,7 @@ pub type ActivateHotspot20IdentityProviderOnWifiNetworkVersion = super::versions
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateHotspot20IdentityProviderOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateHotspot20IdentityProviderOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7976,22 +8041,22 @@ impl<'a> ActivateHotspot20IdentityProviderOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DEACTIVATE_HOTSPOT20_OPERATOR_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_HOTSPOT20_OPERATOR_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_hotspot20_operator_on_wifi_network",
     method: ruckus_one_runtime::Method::Delete,
     path: "/wifiNetworks/{wifiNetworkId}/hotspot20Operators/{hotspot20OperatorId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_hotspot20_operator_on_wifi_network`; the first is the default.
@@ -8007,7 +8072,7 @@ pub type DeactivateHotspot20OperatorOnWifiNetworkVersion = super::versions::V1Or
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateHotspot20OperatorOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateHotspot20OperatorOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8091,22 +8156,22 @@ impl<'a> DeactivateHotspot20OperatorOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_HOTSPOT20_OPERATOR_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_HOTSPOT20_OPERATOR_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_hotspot20_operator_on_wifi_network",
     method: ruckus_one_runtime::Method::Put,
     path: "/wifiNetworks/{wifiNetworkId}/hotspot20Operators/{hotspot20OperatorId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_hotspot20_operator_on_wifi_network`; the first is the default.
@@ -8122,7 +8187,7 @@ pub type ActivateHotspot20OperatorOnWifiNetworkVersion = super::versions::V1OrJs
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateHotspot20OperatorOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateHotspot20OperatorOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8206,22 +8271,22 @@ impl<'a> ActivateHotspot20OperatorOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DEACTIVATE_L2_ACL_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_L2_ACL_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_l2_acl_policy_on_wifi_network",
     method: ruckus_one_runtime::Method::Delete,
     path: "/wifiNetworks/{wifiNetworkId}/l2AclPolicies/{l2AclPolicyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_l2_acl_policy_on_wifi_network`; the first is the default.
@@ -8237,7 +8302,7 @@ pub type DeactivateL2AclPolicyOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateL2AclPolicyOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateL2AclPolicyOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8321,22 +8386,22 @@ impl<'a> DeactivateL2AclPolicyOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_L2_ACL_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_L2_ACL_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_l2_acl_policy_on_wifi_network",
     method: ruckus_one_runtime::Method::Put,
     path: "/wifiNetworks/{wifiNetworkId}/l2AclPolicies/{l2AclPolicyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_l2_acl_policy_on_wifi_network`; the first is the default.
@@ -8352,7 +8417,7 @@ pub type ActivateL2AclPolicyOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateL2AclPolicyOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateL2AclPolicyOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8433,22 +8498,22 @@ impl<'a> ActivateL2AclPolicyOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DEACTIVATE_L3_ACL_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_L3_ACL_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_l3_acl_policy_on_wifi_network",
     method: ruckus_one_runtime::Method::Delete,
     path: "/wifiNetworks/{wifiNetworkId}/l3AclPolicies/{l3AclPolicyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_l3_acl_policy_on_wifi_network`; the first is the default.
@@ -8464,7 +8529,7 @@ pub type DeactivateL3AclPolicyOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateL3AclPolicyOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateL3AclPolicyOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8548,22 +8613,22 @@ impl<'a> DeactivateL3AclPolicyOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_L3_ACL_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_L3_ACL_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_l3_acl_policy_on_wifi_network",
     method: ruckus_one_runtime::Method::Put,
     path: "/wifiNetworks/{wifiNetworkId}/l3AclPolicies/{l3AclPolicyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_l3_acl_policy_on_wifi_network`; the first is the default.
@@ -8579,7 +8644,7 @@ pub type ActivateL3AclPolicyOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateL3AclPolicyOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateL3AclPolicyOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8660,22 +8725,22 @@ impl<'a> ActivateL3AclPolicyOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DEACTIVATE_MAC_REGISTRATION_POOL_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_MAC_REGISTRATION_POOL_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_mac_registration_pool_on_wifi_network",
     method: ruckus_one_runtime::Method::Delete,
     path: "/wifiNetworks/{wifiNetworkId}/macRegistrationPools/{macRegistrationPoolId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_mac_registration_pool_on_wifi_network`; the first is the default.
@@ -8691,7 +8756,7 @@ pub type DeactivateMacRegistrationPoolOnWifiNetworkVersion = super::versions::V1
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateMacRegistrationPoolOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateMacRegistrationPoolOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8775,22 +8840,22 @@ impl<'a> DeactivateMacRegistrationPoolOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_MAC_REGISTRATION_POOL_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_MAC_REGISTRATION_POOL_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_mac_registration_pool_on_wifi_network",
     method: ruckus_one_runtime::Method::Put,
     path: "/wifiNetworks/{wifiNetworkId}/macRegistrationPools/{macRegistrationPoolId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_mac_registration_pool_on_wifi_network`; the first is the default.
@@ -8806,7 +8871,7 @@ pub type ActivateMacRegistrationPoolOnWifiNetworkVersion = super::versions::V1Or
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateMacRegistrationPoolOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateMacRegistrationPoolOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8890,22 +8955,22 @@ impl<'a> ActivateMacRegistrationPoolOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_PORTAL_SERVICE_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_PORTAL_SERVICE_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_portal_service_profile_on_wifi_network",
     method: ruckus_one_runtime::Method::Put,
     path: "/wifiNetworks/{wifiNetworkId}/portalServiceProfiles/{portalServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_portal_service_profile_on_wifi_network`; the first is the default.
@@ -8921,7 +8986,7 @@ pub type ActivatePortalServiceProfileOnWifiNetworkVersion = super::versions::V1O
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivatePortalServiceProfileOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivatePortalServiceProfileOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -9005,22 +9070,22 @@ impl<'a> ActivatePortalServiceProfileOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_WIFI_NETWORK_RADIUS_SERVER_PROFILE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_WIFI_NETWORK_RADIUS_SERVER_PROFILE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_wifi_network_radius_server_profile_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/wifiNetworks/{wifiNetworkId}/radiusServerProfileSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_wifi_network_radius_server_profile_settings`; the first is the default.
@@ -9036,7 +9101,7 @@ pub type GetWifiNetworkRadiusServerProfileSettingsVersion = super::versions::V1O
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiNetworkRadiusServerProfileSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetWifiNetworkRadiusServerProfileSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -9093,22 +9158,22 @@ impl<'a> GetWifiNetworkRadiusServerProfileSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_WIFI_NETWORK_RADIUS_SERVER_PROFILE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_WIFI_NETWORK_RADIUS_SERVER_PROFILE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_wifi_network_radius_server_profile_settings",
     method: ruckus_one_runtime::Method::Put,
     path: "/wifiNetworks/{wifiNetworkId}/radiusServerProfileSettings",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_wifi_network_radius_server_profile_settings`; the first is the default.
@@ -9124,7 +9189,7 @@ pub type UpdateWifiNetworkRadiusServerProfileSettingsVersion = super::versions::
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateWifiNetworkRadiusServerProfileSettings<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateWifiNetworkRadiusServerProfileSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -9208,22 +9273,22 @@ impl<'a> UpdateWifiNetworkRadiusServerProfileSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DEACTIVATE_RADIUS_SERVER_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_RADIUS_SERVER_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_radius_server_profile_on_wifi_network",
     method: ruckus_one_runtime::Method::Delete,
     path: "/wifiNetworks/{wifiNetworkId}/radiusServerProfiles/{radiusId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_radius_server_profile_on_wifi_network`; the first is the default.
@@ -9239,7 +9304,7 @@ pub type DeactivateRadiusServerProfileOnWifiNetworkVersion = super::versions::V1
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateRadiusServerProfileOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateRadiusServerProfileOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -9323,22 +9388,22 @@ impl<'a> DeactivateRadiusServerProfileOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_RADIUS_SERVER_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_RADIUS_SERVER_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_radius_server_profile_on_wifi_network",
     method: ruckus_one_runtime::Method::Put,
     path: "/wifiNetworks/{wifiNetworkId}/radiusServerProfiles/{radiusId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_radius_server_profile_on_wifi_network`; the first is the default.
@@ -9354,7 +9419,7 @@ pub type ActivateRadiusServerProfileOnWifiNetworkVersion = super::versions::V1Or
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateRadiusServerProfileOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateRadiusServerProfileOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -9438,22 +9503,22 @@ impl<'a> ActivateRadiusServerProfileOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DEACTIVATE_VLAN_POOL_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_VLAN_POOL_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_vlan_pool_profile_on_wifi_network",
     method: ruckus_one_runtime::Method::Delete,
     path: "/wifiNetworks/{wifiNetworkId}/vlanPoolProfiles/{vlanPoolProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_vlan_pool_profile_on_wifi_network`; the first is the default.
@@ -9469,7 +9534,7 @@ pub type DeactivateVlanPoolProfileOnWifiNetworkVersion = super::versions::V1OrJs
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateVlanPoolProfileOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateVlanPoolProfileOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -9553,22 +9618,22 @@ impl<'a> DeactivateVlanPoolProfileOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_VLAN_POOL_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_VLAN_POOL_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_vlan_pool_profile_on_wifi_network",
     method: ruckus_one_runtime::Method::Put,
     path: "/wifiNetworks/{wifiNetworkId}/vlanPoolProfiles/{vlanPoolProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_vlan_pool_profile_on_wifi_network`; the first is the default.
@@ -9584,7 +9649,7 @@ pub type ActivateVlanPoolProfileOnWifiNetworkVersion = super::versions::V1OrJson
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateVlanPoolProfileOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateVlanPoolProfileOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -9668,22 +9733,22 @@ impl<'a> ActivateVlanPoolProfileOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DEACTIVATE_WIFI_CALLING_SERVICE_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DEACTIVATE_WIFI_CALLING_SERVICE_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_wifi_calling_service_profile_on_wifi_network",
     method: ruckus_one_runtime::Method::Delete,
     path: "/wifiNetworks/{wifiNetworkId}/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_wifi_calling_service_profile_on_wifi_network`; the first is the default.
@@ -9699,7 +9764,7 @@ pub type DeactivateWifiCallingServiceProfileOnWifiNetworkVersion = super::versio
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateWifiCallingServiceProfileOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeactivateWifiCallingServiceProfileOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -9783,22 +9848,22 @@ impl<'a> DeactivateWifiCallingServiceProfileOnWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ACTIVATE_WIFI_CALLING_SERVICE_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ACTIVATE_WIFI_CALLING_SERVICE_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_wifi_calling_service_profile_on_wifi_network",
     method: ruckus_one_runtime::Method::Put,
     path: "/wifiNetworks/{wifiNetworkId}/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_wifi_calling_service_profile_on_wifi_network`; the first is the default.
@@ -9814,7 +9879,7 @@ pub type ActivateWifiCallingServiceProfileOnWifiNetworkVersion = super::versions
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateWifiCallingServiceProfileOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ActivateWifiCallingServiceProfileOnWifiNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).

@@ -43,7 +43,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         body: &ClientIsolationProfile,
     ) -> CreateClientIsolationProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_CLIENT_ISOLATION_PROFILE,
             &[],
@@ -69,7 +69,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         client_isolation_profile_id: &str,
     ) -> GetClientIsolationProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_CLIENT_ISOLATION_PROFILE,
             &[client_isolation_profile_id],
@@ -95,7 +95,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         client_isolation_profile_id: &str,
         body: &ClientIsolationProfile,
     ) -> UpdateClientIsolationProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_CLIENT_ISOLATION_PROFILE,
             &[client_isolation_profile_id],
@@ -122,7 +122,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         client_isolation_profile_id: &str,
     ) -> DeleteClientIsolationProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_CLIENT_ISOLATION_PROFILE,
             &[client_isolation_profile_id],
@@ -151,7 +151,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryClientIsolationProfiles<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_CLIENT_ISOLATION_PROFILES,
             &[],
@@ -176,7 +176,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         body: &LbsServerProfile,
     ) -> CreateLbsServerProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_LBS_SERVER_PROFILE,
             &[],
@@ -200,7 +200,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         lbs_server_profile_id: &str,
     ) -> GetLbsServerProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_LBS_SERVER_PROFILE,
             &[lbs_server_profile_id],
@@ -226,7 +226,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         lbs_server_profile_id: &str,
         body: &LbsServerProfile,
     ) -> UpdateLbsServerProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_LBS_SERVER_PROFILE,
             &[lbs_server_profile_id],
@@ -251,7 +251,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         lbs_server_profile_id: &str,
     ) -> DeleteLbsServerProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_LBS_SERVER_PROFILE,
             &[lbs_server_profile_id],
@@ -278,7 +278,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryLbsServerProfiles<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_LBS_SERVER_PROFILES,
             &[],
@@ -301,7 +301,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         body: &MulticastDnsProxyProfile,
     ) -> CreateMulticastDnsProxyProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_MULTICAST_DNS_PROXY_PROFILE,
             &[],
@@ -327,7 +327,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         multicast_dns_proxy_profile_id: &str,
     ) -> GetMulticastDnsProxyProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_MULTICAST_DNS_PROXY_PROFILE,
             &[multicast_dns_proxy_profile_id],
@@ -353,7 +353,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         multicast_dns_proxy_profile_id: &str,
         body: &MulticastDnsProxyProfile,
     ) -> UpdateMulticastDnsProxyProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_MULTICAST_DNS_PROXY_PROFILE,
             &[multicast_dns_proxy_profile_id],
@@ -380,7 +380,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         multicast_dns_proxy_profile_id: &str,
     ) -> DeleteMulticastDnsProxyProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_MULTICAST_DNS_PROXY_PROFILE,
             &[multicast_dns_proxy_profile_id],
@@ -409,7 +409,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryMulticastDnsProxyProfiles<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_MULTICAST_DNS_PROXY_PROFILES,
             &[],
@@ -434,7 +434,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         body: &super::common::RoguePolicy,
     ) -> CreateRoguePolicy<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_ROGUE_POLICY,
             &[],
@@ -455,7 +455,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "getRoguePolicy")]
     #[inline]
     pub fn get_rogue_policy(&self, rogue_policy_id: &str) -> GetRoguePolicy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ROGUE_POLICY,
             &[rogue_policy_id],
@@ -481,7 +481,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         rogue_policy_id: &str,
         body: &super::common::RoguePolicy,
     ) -> UpdateRoguePolicy<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_ROGUE_POLICY,
             &[rogue_policy_id],
@@ -503,7 +503,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "deleteRoguePolicy")]
     #[inline]
     pub fn delete_rogue_policy(&self, rogue_policy_id: &str) -> DeleteRoguePolicy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_ROGUE_POLICY,
             &[rogue_policy_id],
@@ -530,7 +530,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryRoguePolicies<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_ROGUE_POLICIES,
             &[],
@@ -553,7 +553,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         body: &SnmpAgentProfile,
     ) -> CreateSnmpAgentProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SNMP_AGENT_PROFILE,
             &[],
@@ -577,7 +577,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         snmp_agent_profile_id: &str,
     ) -> GetSnmpAgentProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SNMP_AGENT_PROFILE,
             &[snmp_agent_profile_id],
@@ -603,7 +603,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         snmp_agent_profile_id: &str,
         body: &SnmpAgentProfile,
     ) -> UpdateSnmpAgentProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_SNMP_AGENT_PROFILE,
             &[snmp_agent_profile_id],
@@ -628,7 +628,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         snmp_agent_profile_id: &str,
     ) -> DeleteSnmpAgentProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SNMP_AGENT_PROFILE,
             &[snmp_agent_profile_id],
@@ -655,7 +655,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QuerySnmpAgentProfiles<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_SNMP_AGENT_PROFILES,
             &[],
@@ -678,7 +678,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         body: &SoftGreProfile,
     ) -> CreateSoftGreProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SOFT_GRE_PROFILE,
             &[],
@@ -702,7 +702,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         soft_gre_profile_id: &str,
     ) -> GetSoftGreProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SOFT_GRE_PROFILE,
             &[soft_gre_profile_id],
@@ -728,7 +728,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         soft_gre_profile_id: &str,
         body: &SoftGreProfile,
     ) -> UpdateSoftGreProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_SOFT_GRE_PROFILE,
             &[soft_gre_profile_id],
@@ -753,7 +753,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         soft_gre_profile_id: &str,
     ) -> DeleteSoftGreProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SOFT_GRE_PROFILE,
             &[soft_gre_profile_id],
@@ -780,7 +780,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QuerySoftGreProfiles<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_SOFT_GRE_PROFILES,
             &[],
@@ -803,7 +803,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         body: &super::common::TunnelServiceProfile,
     ) -> CreateTunnelServiceProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_TUNNEL_SERVICE_PROFILE,
             &[],
@@ -827,7 +827,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         tunnel_service_profile_id: &str,
     ) -> GetTunnelServiceProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_TUNNEL_SERVICE_PROFILE,
             &[tunnel_service_profile_id],
@@ -853,7 +853,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         tunnel_service_profile_id: &str,
         body: &super::common::TunnelServiceProfile,
     ) -> UpdateTunnelServiceProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_TUNNEL_SERVICE_PROFILE,
             &[tunnel_service_profile_id],
@@ -880,7 +880,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         tunnel_service_profile_id: &str,
         body: &super::common::TunnelServiceProfile,
     ) -> PatchTunnelServiceProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_TUNNEL_SERVICE_PROFILE,
             &[tunnel_service_profile_id],
@@ -905,7 +905,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         tunnel_service_profile_id: &str,
     ) -> DeleteTunnelServiceProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_TUNNEL_SERVICE_PROFILE,
             &[tunnel_service_profile_id],
@@ -932,7 +932,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryTunnelServiceProfiles<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_TUNNEL_SERVICE_PROFILES,
             &[],
@@ -955,7 +955,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         body: &super::common::VlanPoolProfile,
     ) -> CreateVlanPoolProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VLAN_POOL_PROFILE,
             &[],
@@ -979,7 +979,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         vlan_pool_profile_id: &str,
     ) -> GetVlanPoolProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VLAN_POOL_PROFILE,
             &[vlan_pool_profile_id],
@@ -1005,7 +1005,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         vlan_pool_profile_id: &str,
         body: &super::common::VlanPoolProfile,
     ) -> UpdateVlanPoolProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VLAN_POOL_PROFILE,
             &[vlan_pool_profile_id],
@@ -1030,7 +1030,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         vlan_pool_profile_id: &str,
     ) -> DeleteVlanPoolProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VLAN_POOL_PROFILE,
             &[vlan_pool_profile_id],
@@ -1057,7 +1057,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryVlanPoolProfiles<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_VLAN_POOL_PROFILES,
             &[],
@@ -1080,7 +1080,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         body: &EthernetPortProfile,
     ) -> CreateEthernetPortProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_ETHERNET_PORT_PROFILE,
             &[],
@@ -1104,7 +1104,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         ethernet_port_profile_id: &str,
     ) -> GetEthernetPortProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ETHERNET_PORT_PROFILE,
             &[ethernet_port_profile_id],
@@ -1130,7 +1130,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         ethernet_port_profile_id: &str,
         body: &EthernetPortProfile,
     ) -> UpdateEthernetPortProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_ETHERNET_PORT_PROFILE,
             &[ethernet_port_profile_id],
@@ -1155,7 +1155,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         ethernet_port_profile_id: &str,
     ) -> DeleteEthernetPortProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_ETHERNET_PORT_PROFILE,
             &[ethernet_port_profile_id],
@@ -1182,7 +1182,7 @@ impl<'a> WirelessPoliciesClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryEthernetPortProfiles<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_ETHERNET_PORT_PROFILES,
             &[],

@@ -29,7 +29,7 @@ impl serde::Serialize for DhcpConfigServiceProfileDeep {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &DhcpConfigServiceProfileDeep,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("dhcpMode", &v.dhcp_mode);
             w.field("dhcpPools", &v.dhcp_pools);
@@ -39,7 +39,7 @@ impl serde::Serialize for DhcpConfigServiceProfileDeep {
             w.optional("venueIds", &v.venue_ids);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -49,10 +49,10 @@ impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfileDeep {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             DhcpConfigServiceProfileDeep,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = DhcpConfigServiceProfileDeep {
                 dhcp_mode: f.optional("dhcpMode"),
@@ -66,7 +66,7 @@ impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfileDeep {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DhcpConfigServiceProfileDeep"))
     }
 }
@@ -123,13 +123,13 @@ impl serde::Serialize for DhcpConfigServiceProfileDeepOperationResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &DhcpConfigServiceProfileDeepOperationResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -139,10 +139,10 @@ impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfileDeepOperationRespo
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             DhcpConfigServiceProfileDeepOperationResponse,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = DhcpConfigServiceProfileDeepOperationResponse {
                 request_id: f.optional("requestId"),
@@ -152,7 +152,7 @@ impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfileDeepOperationRespo
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| e.into_error("DhcpConfigServiceProfileDeepOperationResponse"))
     }
@@ -216,7 +216,7 @@ pub struct DhcpPoolV1 {
 }
 impl serde::Serialize for DhcpPoolV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DhcpPoolV1, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &DhcpPoolV1, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("description", &v.description);
             w.field("endIpAddress", &v.end_ip_address);
             w.optional("id", &v.id);
@@ -233,7 +233,7 @@ impl serde::Serialize for DhcpPoolV1 {
             w.optional("leaseTime", &v.lease_time);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -243,8 +243,8 @@ impl<'de> serde::Deserialize<'de> for DhcpPoolV1 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DhcpPoolV1, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<DhcpPoolV1, ruckus_one_runtime::internal::object::FieldError> {
             let value = DhcpPoolV1 {
                 description: f.optional("description"),
                 end_ip_address: f.required("endIpAddress")?,
@@ -265,7 +265,7 @@ impl<'de> serde::Deserialize<'de> for DhcpPoolV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DhcpPoolV1"))
     }
 }
@@ -410,13 +410,16 @@ pub struct DhcpPoolVenueUsage {
 }
 impl serde::Serialize for DhcpPoolVenueUsage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DhcpPoolVenueUsage, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DhcpPoolVenueUsage,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("totalIpCount", &v.total_ip_count);
             w.optional("usedIpCount", &v.used_ip_count);
             w.optional("venueId", &v.venue_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -426,8 +429,11 @@ impl<'de> serde::Deserialize<'de> for DhcpPoolVenueUsage {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DhcpPoolVenueUsage, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            DhcpPoolVenueUsage,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = DhcpPoolVenueUsage {
                 total_ip_count: f.optional("totalIpCount"),
                 used_ip_count: f.optional("usedIpCount"),
@@ -437,7 +443,7 @@ impl<'de> serde::Deserialize<'de> for DhcpPoolVenueUsage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DhcpPoolVenueUsage"))
     }
 }
@@ -494,7 +500,10 @@ pub struct Hotspot20AuthInfo {
 }
 impl serde::Serialize for Hotspot20AuthInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Hotspot20AuthInfo, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &Hotspot20AuthInfo,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("credentialType", &v.credential_type);
             w.optional("eapInnerAuth", &v.eap_inner_auth);
             w.optional("info", &v.info);
@@ -504,7 +513,7 @@ impl serde::Serialize for Hotspot20AuthInfo {
             w.optional("vendorType", &v.vendor_type);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -514,8 +523,11 @@ impl<'de> serde::Deserialize<'de> for Hotspot20AuthInfo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Hotspot20AuthInfo, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            Hotspot20AuthInfo,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = Hotspot20AuthInfo {
                 credential_type: f.optional("credentialType"),
                 eap_inner_auth: f.optional("eapInnerAuth"),
@@ -529,7 +541,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20AuthInfo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Hotspot20AuthInfo"))
     }
 }
@@ -971,12 +983,15 @@ pub struct Hotspot20Eap {
 }
 impl serde::Serialize for Hotspot20Eap {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Hotspot20Eap, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &Hotspot20Eap,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("authInfos", &v.auth_infos);
             w.optional("method", &v.method);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -986,8 +1001,8 @@ impl<'de> serde::Deserialize<'de> for Hotspot20Eap {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Hotspot20Eap, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Hotspot20Eap, ruckus_one_runtime::internal::object::FieldError> {
             let value = Hotspot20Eap {
                 auth_infos: f.optional("authInfos"),
                 method: f.optional("method"),
@@ -996,7 +1011,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20Eap {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Hotspot20Eap"))
     }
 }
@@ -1126,13 +1141,13 @@ impl serde::Serialize for Hotspot20FriendlyName {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &Hotspot20FriendlyName,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("language", &v.language);
             w.field("name", &v.name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1142,8 +1157,11 @@ impl<'de> serde::Deserialize<'de> for Hotspot20FriendlyName {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Hotspot20FriendlyName, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            Hotspot20FriendlyName,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = Hotspot20FriendlyName {
                 language: f.optional("language"),
                 name: f.required("name")?,
@@ -1152,7 +1170,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20FriendlyName {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Hotspot20FriendlyName"))
     }
 }
@@ -1301,7 +1319,7 @@ impl serde::Serialize for Hotspot20IdentityProvider {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &Hotspot20IdentityProvider,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("accountingRadiusEnabled", &v.accounting_radius_enabled);
             w.optional("id", &v.id);
@@ -1314,7 +1332,7 @@ impl serde::Serialize for Hotspot20IdentityProvider {
             w.optional("dynamicVlan", &v.dynamic_vlan);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1324,8 +1342,11 @@ impl<'de> serde::Deserialize<'de> for Hotspot20IdentityProvider {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Hotspot20IdentityProvider, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            Hotspot20IdentityProvider,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = Hotspot20IdentityProvider {
                 accounting_radius_enabled: f.optional("accountingRadiusEnabled"),
                 id: f.optional("id"),
@@ -1341,7 +1362,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20IdentityProvider {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Hotspot20IdentityProvider"))
     }
 }
@@ -1429,7 +1450,7 @@ impl serde::Serialize for Hotspot20IdentityProviderQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &Hotspot20IdentityProviderQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
@@ -1443,7 +1464,7 @@ impl serde::Serialize for Hotspot20IdentityProviderQueryData {
             w.optional("dynamicVlan", &v.dynamic_vlan);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1453,10 +1474,10 @@ impl<'de> serde::Deserialize<'de> for Hotspot20IdentityProviderQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             Hotspot20IdentityProviderQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = Hotspot20IdentityProviderQueryData {
                 id: f.optional("id"),
@@ -1474,7 +1495,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20IdentityProviderQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Hotspot20IdentityProviderQueryData"))
     }
 }
@@ -1573,13 +1594,16 @@ pub struct Hotspot20NaiRealm {
 }
 impl serde::Serialize for Hotspot20NaiRealm {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Hotspot20NaiRealm, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &Hotspot20NaiRealm,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("eaps", &v.eaps);
             w.optional("encoding", &v.encoding);
             w.field("name", &v.name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1589,8 +1613,11 @@ impl<'de> serde::Deserialize<'de> for Hotspot20NaiRealm {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Hotspot20NaiRealm, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            Hotspot20NaiRealm,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = Hotspot20NaiRealm {
                 eaps: f.optional("eaps"),
                 encoding: f.optional("encoding"),
@@ -1600,7 +1627,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20NaiRealm {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Hotspot20NaiRealm"))
     }
 }
@@ -1708,7 +1735,10 @@ pub struct Hotspot20Operator {
 }
 impl serde::Serialize for Hotspot20Operator {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Hotspot20Operator, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &Hotspot20Operator,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("domainNames", &v.domain_names);
             w.optional("friendlyNames", &v.friendly_names);
             w.optional("id", &v.id);
@@ -1719,7 +1749,7 @@ impl serde::Serialize for Hotspot20Operator {
             w.optional("wifiNetworkIds", &v.wifi_network_ids);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1729,8 +1759,11 @@ impl<'de> serde::Deserialize<'de> for Hotspot20Operator {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Hotspot20Operator, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            Hotspot20Operator,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = Hotspot20Operator {
                 domain_names: f.required("domainNames")?,
                 friendly_names: f.optional("friendlyNames"),
@@ -1745,7 +1778,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20Operator {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Hotspot20Operator"))
     }
 }
@@ -1824,7 +1857,7 @@ impl serde::Serialize for Hotspot20OperatorQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &Hotspot20OperatorQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
@@ -1835,7 +1868,7 @@ impl serde::Serialize for Hotspot20OperatorQueryData {
             w.optional("networkCount", &v.network_count);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1845,8 +1878,11 @@ impl<'de> serde::Deserialize<'de> for Hotspot20OperatorQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Hotspot20OperatorQueryData, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            Hotspot20OperatorQueryData,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = Hotspot20OperatorQueryData {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -1860,7 +1896,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20OperatorQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Hotspot20OperatorQueryData"))
     }
 }
@@ -1934,12 +1970,15 @@ pub struct Hotspot20Plmn {
 }
 impl serde::Serialize for Hotspot20Plmn {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Hotspot20Plmn, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &Hotspot20Plmn,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("mcc", &v.mcc);
             w.field("mnc", &v.mnc);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1949,8 +1988,8 @@ impl<'de> serde::Deserialize<'de> for Hotspot20Plmn {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Hotspot20Plmn, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Hotspot20Plmn, ruckus_one_runtime::internal::object::FieldError> {
             let value = Hotspot20Plmn {
                 mcc: f.required("mcc")?,
                 mnc: f.required("mnc")?,
@@ -1958,7 +1997,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20Plmn {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Hotspot20Plmn"))
     }
 }
@@ -1992,13 +2031,13 @@ impl serde::Serialize for Hotspot20RoamConsortium {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &Hotspot20RoamConsortium,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("name", &v.name);
             w.field("organizationId", &v.organization_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2008,8 +2047,11 @@ impl<'de> serde::Deserialize<'de> for Hotspot20RoamConsortium {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Hotspot20RoamConsortium, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            Hotspot20RoamConsortium,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = Hotspot20RoamConsortium {
                 name: f.required("name")?,
                 organization_id: f.required("organizationId")?,
@@ -2017,7 +2059,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20RoamConsortium {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Hotspot20RoamConsortium"))
     }
 }
@@ -2050,13 +2092,13 @@ impl serde::Serialize for Hotspot20RoamConsortiumOi {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &Hotspot20RoamConsortiumOi,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("name", &v.name);
             w.optional("organizationId", &v.organization_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2066,8 +2108,11 @@ impl<'de> serde::Deserialize<'de> for Hotspot20RoamConsortiumOi {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Hotspot20RoamConsortiumOi, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            Hotspot20RoamConsortiumOi,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = Hotspot20RoamConsortiumOi {
                 name: f.optional("name"),
                 organization_id: f.optional("organizationId"),
@@ -2076,7 +2121,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20RoamConsortiumOi {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Hotspot20RoamConsortiumOi"))
     }
 }
@@ -2125,7 +2170,7 @@ impl serde::Serialize for QueryResponseHotspot20IdentityProviderQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &QueryResponseHotspot20IdentityProviderQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -2136,7 +2181,7 @@ impl serde::Serialize for QueryResponseHotspot20IdentityProviderQueryData {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2146,10 +2191,10 @@ impl<'de> serde::Deserialize<'de> for QueryResponseHotspot20IdentityProviderQuer
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             QueryResponseHotspot20IdentityProviderQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseHotspot20IdentityProviderQueryData {
                 fields: f.optional("fields"),
@@ -2164,7 +2209,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseHotspot20IdentityProviderQuer
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| e.into_error("QueryResponseHotspot20IdentityProviderQueryData"))
     }
@@ -2250,7 +2295,7 @@ impl serde::Serialize for QueryResponseHotspot20OperatorQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &QueryResponseHotspot20OperatorQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -2261,7 +2306,7 @@ impl serde::Serialize for QueryResponseHotspot20OperatorQueryData {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2271,10 +2316,10 @@ impl<'de> serde::Deserialize<'de> for QueryResponseHotspot20OperatorQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             QueryResponseHotspot20OperatorQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseHotspot20OperatorQueryData {
                 fields: f.optional("fields"),
@@ -2289,7 +2334,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseHotspot20OperatorQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| e.into_error("QueryResponseHotspot20OperatorQueryData"))
     }
@@ -2373,7 +2418,7 @@ impl serde::Serialize for RadiusOperationResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &RadiusOperationResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
@@ -2381,7 +2426,7 @@ impl serde::Serialize for RadiusOperationResponse {
             w.optional("name", &v.name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2391,8 +2436,11 @@ impl<'de> serde::Deserialize<'de> for RadiusOperationResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<RadiusOperationResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            RadiusOperationResponse,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = RadiusOperationResponse {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
@@ -2403,7 +2451,7 @@ impl<'de> serde::Deserialize<'de> for RadiusOperationResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("RadiusOperationResponse"))
     }
 }
@@ -2459,13 +2507,16 @@ pub struct RadiusServerV1 {
 }
 impl serde::Serialize for RadiusServerV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &RadiusServerV1, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &RadiusServerV1,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("ip", &v.ip);
             w.field("port", &v.port);
             w.optional("sharedSecret", &v.shared_secret);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2475,8 +2526,8 @@ impl<'de> serde::Deserialize<'de> for RadiusServerV1 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<RadiusServerV1, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<RadiusServerV1, ruckus_one_runtime::internal::object::FieldError> {
             let value = RadiusServerV1 {
                 ip: f.required("ip")?,
                 port: f.required("port")?,
@@ -2486,7 +2537,7 @@ impl<'de> serde::Deserialize<'de> for RadiusServerV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("RadiusServerV1"))
     }
 }
@@ -2534,7 +2585,7 @@ pub struct RadiusV1 {
 }
 impl serde::Serialize for RadiusV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &RadiusV1, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &RadiusV1, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.field("primary", &v.primary);
@@ -2544,7 +2595,7 @@ impl serde::Serialize for RadiusV1 {
             w.optional("tags", &v.tags);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2554,8 +2605,8 @@ impl<'de> serde::Deserialize<'de> for RadiusV1 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<RadiusV1, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<RadiusV1, ruckus_one_runtime::internal::object::FieldError> {
             let value = RadiusV1 {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -2569,7 +2620,7 @@ impl<'de> serde::Deserialize<'de> for RadiusV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("RadiusV1"))
     }
 }
@@ -2649,7 +2700,7 @@ impl serde::Serialize for RadiusV1RadSecOptions {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &RadiusV1RadSecOptions,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("certificateAuthorityId", &v.certificate_authority_id);
             w.optional("cnSanIdentity", &v.cn_san_identity);
@@ -2657,7 +2708,7 @@ impl serde::Serialize for RadiusV1RadSecOptions {
             w.optional("tlsEnabled", &v.tls_enabled);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2667,8 +2718,11 @@ impl<'de> serde::Deserialize<'de> for RadiusV1RadSecOptions {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<RadiusV1RadSecOptions, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            RadiusV1RadSecOptions,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = RadiusV1RadSecOptions {
                 certificate_authority_id: f.optional("certificateAuthorityId"),
                 cn_san_identity: f.optional("cnSanIdentity"),
@@ -2679,7 +2733,7 @@ impl<'de> serde::Deserialize<'de> for RadiusV1RadSecOptions {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("RadiusV1RadSecOptions"))
     }
 }
@@ -2744,7 +2798,7 @@ impl serde::Serialize for SyslogServerProfileV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &SyslogServerProfileV1,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("facility", &v.facility);
             w.optional("flowLevel", &v.flow_level);
@@ -2756,7 +2810,7 @@ impl serde::Serialize for SyslogServerProfileV1 {
             w.optional("venues", &v.venues);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2766,8 +2820,11 @@ impl<'de> serde::Deserialize<'de> for SyslogServerProfileV1 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SyslogServerProfileV1, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            SyslogServerProfileV1,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = SyslogServerProfileV1 {
                 facility: f.optional("facility"),
                 flow_level: f.optional("flowLevel"),
@@ -2782,7 +2839,7 @@ impl<'de> serde::Deserialize<'de> for SyslogServerProfileV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SyslogServerProfileV1"))
     }
 }
@@ -2867,13 +2924,13 @@ impl serde::Serialize for ViewmodelHotspot20Eap {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ViewmodelHotspot20Eap,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("method", &v.method);
             w.optional("authInfos", &v.auth_infos);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2883,8 +2940,11 @@ impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20Eap {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ViewmodelHotspot20Eap, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ViewmodelHotspot20Eap,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ViewmodelHotspot20Eap {
                 method: f.optional("method"),
                 auth_infos: f.optional("authInfos"),
@@ -2893,7 +2953,7 @@ impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20Eap {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ViewmodelHotspot20Eap"))
     }
 }
@@ -2943,14 +3003,14 @@ impl serde::Serialize for ViewmodelHotspot20EapAuthInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ViewmodelHotspot20EapAuthInfo,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("info", &v.info);
             w.optional("vendorId", &v.vendor_id);
             w.optional("vendorType", &v.vendor_type);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2960,10 +3020,10 @@ impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20EapAuthInfo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             ViewmodelHotspot20EapAuthInfo,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ViewmodelHotspot20EapAuthInfo {
                 info: f.optional("info"),
@@ -2974,7 +3034,7 @@ impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20EapAuthInfo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ViewmodelHotspot20EapAuthInfo"))
     }
 }
@@ -3023,13 +3083,13 @@ impl serde::Serialize for ViewmodelHotspot20FriendlyName {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ViewmodelHotspot20FriendlyName,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("name", &v.name);
             w.optional("language", &v.language);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3039,10 +3099,10 @@ impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20FriendlyName {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             ViewmodelHotspot20FriendlyName,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ViewmodelHotspot20FriendlyName {
                 name: f.optional("name"),
@@ -3052,7 +3112,7 @@ impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20FriendlyName {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ViewmodelHotspot20FriendlyName"))
     }
 }
@@ -3097,14 +3157,14 @@ impl serde::Serialize for ViewmodelHotspot20NaiRealm {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ViewmodelHotspot20NaiRealm,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("name", &v.name);
             w.optional("eaps", &v.eaps);
             w.optional("encoding", &v.encoding);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3114,8 +3174,11 @@ impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20NaiRealm {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ViewmodelHotspot20NaiRealm, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ViewmodelHotspot20NaiRealm,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ViewmodelHotspot20NaiRealm {
                 name: f.optional("name"),
                 eaps: f.optional("eaps"),
@@ -3125,7 +3188,7 @@ impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20NaiRealm {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ViewmodelHotspot20NaiRealm"))
     }
 }
@@ -3174,13 +3237,13 @@ impl serde::Serialize for ViewmodelHotspot20Plmn {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ViewmodelHotspot20Plmn,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("mcc", &v.mcc);
             w.optional("mnc", &v.mnc);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3190,8 +3253,11 @@ impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20Plmn {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ViewmodelHotspot20Plmn, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ViewmodelHotspot20Plmn,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ViewmodelHotspot20Plmn {
                 mcc: f.optional("mcc"),
                 mnc: f.optional("mnc"),
@@ -3200,7 +3266,7 @@ impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20Plmn {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ViewmodelHotspot20Plmn"))
     }
 }
@@ -3251,7 +3317,7 @@ impl serde::Serialize for WifiCallingServiceProfileV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &WifiCallingServiceProfileV1,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("description", &v.description);
             w.field("epdgs", &v.epdgs);
@@ -3261,7 +3327,7 @@ impl serde::Serialize for WifiCallingServiceProfileV1 {
             w.field("serviceName", &v.service_name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3271,10 +3337,10 @@ impl<'de> serde::Deserialize<'de> for WifiCallingServiceProfileV1 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             WifiCallingServiceProfileV1,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = WifiCallingServiceProfileV1 {
                 description: f.optional("description"),
@@ -3288,7 +3354,7 @@ impl<'de> serde::Deserialize<'de> for WifiCallingServiceProfileV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("WifiCallingServiceProfileV1"))
     }
 }
@@ -3366,7 +3432,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         body: &Hotspot20IdentityProvider,
     ) -> CreateHotspot20IdentityProvider<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_HOTSPOT20_IDENTITY_PROVIDER,
             &[],
@@ -3392,7 +3458,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         hotspot20_identity_provider_id: &str,
     ) -> GetHotspot20IdentityProvider<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_HOTSPOT20_IDENTITY_PROVIDER,
             &[hotspot20_identity_provider_id],
@@ -3420,7 +3486,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         hotspot20_identity_provider_id: &str,
         body: &Hotspot20IdentityProvider,
     ) -> UpdateHotspot20IdentityProvider<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_HOTSPOT20_IDENTITY_PROVIDER,
             &[hotspot20_identity_provider_id],
@@ -3447,7 +3513,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         hotspot20_identity_provider_id: &str,
     ) -> DeleteHotspot20IdentityProvider<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_HOTSPOT20_IDENTITY_PROVIDER,
             &[hotspot20_identity_provider_id],
@@ -3479,7 +3545,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         hotspot20_identity_provider_id: &str,
         radius_id: &str,
     ) -> AddRadiusServerProfileToHotspot20IdentityProvider<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_RADIUS_SERVER_PROFILE_TO_HOTSPOT20_IDENTITY_PROVIDER,
             &[hotspot20_identity_provider_id, radius_id],
@@ -3511,7 +3577,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         hotspot20_identity_provider_id: &str,
         radius_id: &str,
     ) -> RemoveRadiusServerProfileFromHotspot20IdentityProvider<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REMOVE_RADIUS_SERVER_PROFILE_FROM_HOTSPOT20_IDENTITY_PROVIDER,
             &[hotspot20_identity_provider_id, radius_id],
@@ -3539,7 +3605,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryHotspot20IdentityProviders<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_HOTSPOT20_IDENTITY_PROVIDERS,
             &[],
@@ -3564,7 +3630,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         body: &Hotspot20Operator,
     ) -> CreateHotspot20Operator<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_HOTSPOT20_OPERATOR,
             &[],
@@ -3588,7 +3654,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         hotspot20_operator_id: &str,
     ) -> GetHotspot20Operator<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_HOTSPOT20_OPERATOR,
             &[hotspot20_operator_id],
@@ -3614,7 +3680,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         hotspot20_operator_id: &str,
         body: &Hotspot20Operator,
     ) -> UpdateHotspot20Operator<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_HOTSPOT20_OPERATOR,
             &[hotspot20_operator_id],
@@ -3639,7 +3705,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         hotspot20_operator_id: &str,
     ) -> DeleteHotspot20Operator<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_HOTSPOT20_OPERATOR,
             &[hotspot20_operator_id],
@@ -3665,7 +3731,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryHotspot20Operators<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_HOTSPOT20_OPERATORS,
             &[],
@@ -3688,7 +3754,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         body: &super::common::SyslogServerProfile,
     ) -> CreateSyslogServerProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SYSLOG_SERVER_PROFILE,
             &[],
@@ -3711,7 +3777,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         body: &SyslogServerProfileV1,
     ) -> CreateSyslogServerProfileV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SYSLOG_SERVER_PROFILE_V1,
             &[],
@@ -3735,7 +3801,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         syslog_server_profile_id: &str,
     ) -> GetSyslogServerProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SYSLOG_SERVER_PROFILE,
             &[syslog_server_profile_id],
@@ -3758,7 +3824,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         syslog_server_profile_id: &str,
     ) -> GetSyslogServerProfileV1<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SYSLOG_SERVER_PROFILE_V1,
             &[syslog_server_profile_id],
@@ -3784,7 +3850,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         syslog_server_profile_id: &str,
         body: &super::common::SyslogServerProfile,
     ) -> UpdateSyslogServerProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_SYSLOG_SERVER_PROFILE,
             &[syslog_server_profile_id],
@@ -3811,7 +3877,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         syslog_server_profile_id: &str,
         body: &SyslogServerProfileV1,
     ) -> UpdateSyslogServerProfileV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_SYSLOG_SERVER_PROFILE_V1,
             &[syslog_server_profile_id],
@@ -3836,7 +3902,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         syslog_server_profile_id: &str,
     ) -> DeleteSyslogServerProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SYSLOG_SERVER_PROFILE,
             &[syslog_server_profile_id],
@@ -3863,7 +3929,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QuerySyslogServerProfiles<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_SYSLOG_SERVER_PROFILES,
             &[],
@@ -3886,7 +3952,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         body: &super::common::RadiusServerProfile,
     ) -> CreateRadiusServerProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_RADIUS_SERVER_PROFILE,
             &[],
@@ -3909,7 +3975,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         body: &RadiusV1,
     ) -> CreateRadiusServerProfileV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_RADIUS_SERVER_PROFILE_V1,
             &[],
@@ -3933,7 +3999,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         radius_id: &str,
     ) -> GetRadiusServerProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_RADIUS_SERVER_PROFILE,
             &[radius_id],
@@ -3956,7 +4022,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         radius_id: &str,
     ) -> GetRadiusServerProfileV1<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_RADIUS_SERVER_PROFILE_V1,
             &[radius_id],
@@ -3982,7 +4048,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         radius_id: &str,
         body: &super::common::RadiusServerProfile,
     ) -> UpdateRadiusServerProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_RADIUS_SERVER_PROFILE,
             &[radius_id],
@@ -4009,7 +4075,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         radius_id: &str,
         body: &RadiusV1,
     ) -> UpdateRadiusServerProfileV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_RADIUS_SERVER_PROFILE_V1,
             &[radius_id],
@@ -4034,7 +4100,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         radius_id: &str,
     ) -> DeleteRadiusServerProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_RADIUS_SERVER_PROFILE,
             &[radius_id],
@@ -4061,7 +4127,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryRadiusServerProfiles<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_RADIUS_SERVER_PROFILES,
             &[],
@@ -4084,7 +4150,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         body: &super::common::DhcpConfigServiceProfile,
     ) -> CreateDhcpConfigServiceProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_DHCP_CONFIG_SERVICE_PROFILE,
             &[],
@@ -4109,7 +4175,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         body: &DhcpConfigServiceProfileDeep,
     ) -> CreateDhcpConfigServiceProfileV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_DHCP_CONFIG_SERVICE_PROFILE_V1,
             &[],
@@ -4135,7 +4201,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         dhcp_config_service_profile_id: &str,
     ) -> GetDhcpConfigServiceProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_DHCP_CONFIG_SERVICE_PROFILE,
             &[dhcp_config_service_profile_id],
@@ -4158,7 +4224,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         dhcp_config_service_profile_id: &str,
     ) -> GetDhcpConfigServiceProfileV1<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_DHCP_CONFIG_SERVICE_PROFILE_V1,
             &[dhcp_config_service_profile_id],
@@ -4186,7 +4252,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         dhcp_config_service_profile_id: &str,
         body: &super::common::DhcpConfigServiceProfile,
     ) -> UpdateDhcpConfigServiceProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_DHCP_CONFIG_SERVICE_PROFILE,
             &[dhcp_config_service_profile_id],
@@ -4215,7 +4281,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         dhcp_config_service_profile_id: &str,
         body: &DhcpConfigServiceProfileDeep,
     ) -> UpdateDhcpConfigServiceProfileV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_DHCP_CONFIG_SERVICE_PROFILE_V1,
             &[dhcp_config_service_profile_id],
@@ -4242,7 +4308,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         dhcp_config_service_profile_id: &str,
     ) -> DeleteDhcpConfigServiceProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_DHCP_CONFIG_SERVICE_PROFILE,
             &[dhcp_config_service_profile_id],
@@ -4271,7 +4337,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryDhcpConfigServiceProfiles<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_DHCP_CONFIG_SERVICE_PROFILES,
             &[],
@@ -4296,7 +4362,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         body: &super::common::WifiCallingServiceProfile,
     ) -> CreateWifiCallingServiceProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_WIFI_CALLING_SERVICE_PROFILE,
             &[],
@@ -4321,7 +4387,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         body: &WifiCallingServiceProfileV1,
     ) -> CreateWifiCallingServiceProfileV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_WIFI_CALLING_SERVICE_PROFILE_V1,
             &[],
@@ -4347,7 +4413,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         wifi_calling_service_profile_id: &str,
     ) -> GetWifiCallingServiceProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_WIFI_CALLING_SERVICE_PROFILE,
             &[wifi_calling_service_profile_id],
@@ -4372,7 +4438,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         wifi_calling_service_profile_id: &str,
     ) -> GetWifiCallingServiceProfileV1<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_WIFI_CALLING_SERVICE_PROFILE_V1,
             &[wifi_calling_service_profile_id],
@@ -4400,7 +4466,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         wifi_calling_service_profile_id: &str,
         body: &super::common::WifiCallingServiceProfile,
     ) -> UpdateWifiCallingServiceProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_WIFI_CALLING_SERVICE_PROFILE,
             &[wifi_calling_service_profile_id],
@@ -4429,7 +4495,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         wifi_calling_service_profile_id: &str,
         body: &WifiCallingServiceProfileV1,
     ) -> UpdateWifiCallingServiceProfileV1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_WIFI_CALLING_SERVICE_PROFILE_V1,
             &[wifi_calling_service_profile_id],
@@ -4456,7 +4522,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         wifi_calling_service_profile_id: &str,
     ) -> DeleteWifiCallingServiceProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_WIFI_CALLING_SERVICE_PROFILE,
             &[wifi_calling_service_profile_id],
@@ -4485,7 +4551,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         &self,
         body: &super::common::QueryRequest,
     ) -> QueryWifiCallingServiceProfiles<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_WIFI_CALLING_SERVICE_PROFILES,
             &[],
@@ -4518,7 +4584,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         ethernet_port_profile_id: &str,
         radius_server_profile_id: &str,
     ) -> AddRadiusServerProfileToEthernetPortProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_RADIUS_SERVER_PROFILE_TO_ETHERNET_PORT_PROFILE,
             &[ethernet_port_profile_id, radius_server_profile_id],
@@ -4550,7 +4616,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         ethernet_port_profile_id: &str,
         radius_server_profile_id: &str,
     ) -> RemoveRadiusServerProfileFromEthernetPortProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REMOVE_RADIUS_SERVER_PROFILE_FROM_ETHERNET_PORT_PROFILE,
             &[ethernet_port_profile_id, radius_server_profile_id],
@@ -4560,22 +4626,22 @@ impl<'a> WirelessServiceProfilesClient<'a> {
         }
     }
 }
-static CREATE_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_hotspot20_identity_provider",
     method: ruckus_one_runtime::Method::Post,
     path: "/hotspot20IdentityProviders",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_hotspot20_identity_provider`; the first is the default.
@@ -4591,7 +4657,7 @@ pub type CreateHotspot20IdentityProviderVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateHotspot20IdentityProvider<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateHotspot20IdentityProvider<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4670,22 +4736,22 @@ impl<'a> CreateHotspot20IdentityProvider<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_hotspot20_identity_provider",
     method: ruckus_one_runtime::Method::Get,
     path: "/hotspot20IdentityProviders/{hotspot20IdentityProviderId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_hotspot20_identity_provider`; the first is the default.
@@ -4701,7 +4767,7 @@ pub type GetHotspot20IdentityProviderVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetHotspot20IdentityProvider<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetHotspot20IdentityProvider<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4750,22 +4816,22 @@ impl<'a> GetHotspot20IdentityProvider<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_hotspot20_identity_provider",
     method: ruckus_one_runtime::Method::Put,
     path: "/hotspot20IdentityProviders/{hotspot20IdentityProviderId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_hotspot20_identity_provider`; the first is the default.
@@ -4781,7 +4847,7 @@ pub type UpdateHotspot20IdentityProviderVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateHotspot20IdentityProvider<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateHotspot20IdentityProvider<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4860,22 +4926,22 @@ impl<'a> UpdateHotspot20IdentityProvider<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_hotspot20_identity_provider",
     method: ruckus_one_runtime::Method::Delete,
     path: "/hotspot20IdentityProviders/{hotspot20IdentityProviderId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_hotspot20_identity_provider`; the first is the default.
@@ -4891,7 +4957,7 @@ pub type DeleteHotspot20IdentityProviderVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteHotspot20IdentityProvider<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteHotspot20IdentityProvider<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4970,22 +5036,22 @@ impl<'a> DeleteHotspot20IdentityProvider<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ADD_RADIUS_SERVER_PROFILE_TO_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ADD_RADIUS_SERVER_PROFILE_TO_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_radius_server_profile_to_hotspot20_identity_provider",
     method: ruckus_one_runtime::Method::Put,
     path: "/hotspot20IdentityProviders/{hotspot20IdentityProviderId}/radiusServerProfiles/{radiusId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `add_radius_server_profile_to_hotspot20_identity_provider`; the first is the default.
@@ -5001,7 +5067,7 @@ pub type AddRadiusServerProfileToHotspot20IdentityProviderVersion = super::versi
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddRadiusServerProfileToHotspot20IdentityProvider<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> AddRadiusServerProfileToHotspot20IdentityProvider<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5083,22 +5149,22 @@ impl<'a> AddRadiusServerProfileToHotspot20IdentityProvider<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static REMOVE_RADIUS_SERVER_PROFILE_FROM_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static REMOVE_RADIUS_SERVER_PROFILE_FROM_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_radius_server_profile_from_hotspot20_identity_provider",
     method: ruckus_one_runtime::Method::Delete,
     path: "/hotspot20IdentityProviders/{hotspot20IdentityProviderId}/radiusServerProfiles/{radiusId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `remove_radius_server_profile_from_hotspot20_identity_provider`; the first is the default.
@@ -5114,7 +5180,7 @@ pub type RemoveRadiusServerProfileFromHotspot20IdentityProviderVersion = super::
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveRadiusServerProfileFromHotspot20IdentityProvider<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> RemoveRadiusServerProfileFromHotspot20IdentityProvider<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5196,22 +5262,22 @@ impl<'a> RemoveRadiusServerProfileFromHotspot20IdentityProvider<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static QUERY_HOTSPOT20_IDENTITY_PROVIDERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_HOTSPOT20_IDENTITY_PROVIDERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_hotspot20_identity_providers",
     method: ruckus_one_runtime::Method::Post,
     path: "/hotspot20IdentityProviders/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_hotspot20_identity_providers`; the first is the default.
@@ -5227,7 +5293,7 @@ pub type QueryHotspot20IdentityProvidersVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryHotspot20IdentityProviders<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryHotspot20IdentityProviders<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5242,8 +5308,8 @@ impl<'a> QueryHotspot20IdentityProviders<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -5304,22 +5370,22 @@ impl<'a> QueryHotspot20IdentityProviders<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_HOTSPOT20_OPERATOR: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_HOTSPOT20_OPERATOR: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_hotspot20_operator",
     method: ruckus_one_runtime::Method::Post,
     path: "/hotspot20Operators",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_hotspot20_operator`; the first is the default.
@@ -5335,7 +5401,7 @@ pub type CreateHotspot20OperatorVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateHotspot20Operator<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateHotspot20Operator<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5414,22 +5480,22 @@ impl<'a> CreateHotspot20Operator<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_HOTSPOT20_OPERATOR: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_HOTSPOT20_OPERATOR: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_hotspot20_operator",
     method: ruckus_one_runtime::Method::Get,
     path: "/hotspot20Operators/{hotspot20OperatorId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_hotspot20_operator`; the first is the default.
@@ -5445,7 +5511,7 @@ pub type GetHotspot20OperatorVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetHotspot20Operator<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetHotspot20Operator<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5494,22 +5560,22 @@ impl<'a> GetHotspot20Operator<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_HOTSPOT20_OPERATOR: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_HOTSPOT20_OPERATOR: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_hotspot20_operator",
     method: ruckus_one_runtime::Method::Put,
     path: "/hotspot20Operators/{hotspot20OperatorId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_hotspot20_operator`; the first is the default.
@@ -5525,7 +5591,7 @@ pub type UpdateHotspot20OperatorVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateHotspot20Operator<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateHotspot20Operator<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5604,22 +5670,22 @@ impl<'a> UpdateHotspot20Operator<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_HOTSPOT20_OPERATOR: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_HOTSPOT20_OPERATOR: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_hotspot20_operator",
     method: ruckus_one_runtime::Method::Delete,
     path: "/hotspot20Operators/{hotspot20OperatorId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_hotspot20_operator`; the first is the default.
@@ -5635,7 +5701,7 @@ pub type DeleteHotspot20OperatorVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteHotspot20Operator<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteHotspot20Operator<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5714,22 +5780,22 @@ impl<'a> DeleteHotspot20Operator<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static QUERY_HOTSPOT20_OPERATORS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_HOTSPOT20_OPERATORS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_hotspot20_operators",
     method: ruckus_one_runtime::Method::Post,
     path: "/hotspot20Operators/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_hotspot20_operators`; the first is the default.
@@ -5745,7 +5811,7 @@ pub type QueryHotspot20OperatorsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryHotspot20Operators<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryHotspot20Operators<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5760,8 +5826,8 @@ impl<'a> QueryHotspot20Operators<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -5818,18 +5884,18 @@ impl<'a> QueryHotspot20Operators<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_syslog_server_profile",
     method: ruckus_one_runtime::Method::Post,
     path: "/syslogServerProfiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessServiceProfilesClient::create_syslog_server_profile` (Create syslog server profile).
@@ -5838,7 +5904,7 @@ static CREATE_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSyslogServerProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateSyslogServerProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5911,22 +5977,22 @@ impl<'a> CreateSyslogServerProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static CREATE_SYSLOG_SERVER_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_SYSLOG_SERVER_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_syslog_server_profile_v1",
     method: ruckus_one_runtime::Method::Post,
     path: "/syslogServerProfiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_syslog_server_profile_v1`; the first is the default.
@@ -5942,7 +6008,7 @@ pub type CreateSyslogServerProfileV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSyslogServerProfileV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateSyslogServerProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6021,18 +6087,18 @@ impl<'a> CreateSyslogServerProfileV1<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_syslog_server_profile",
     method: ruckus_one_runtime::Method::Get,
     path: "/syslogServerProfiles/{syslogServerProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessServiceProfilesClient::get_syslog_server_profile` (Get syslog server profile).
@@ -6041,7 +6107,7 @@ static GET_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_run
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSyslogServerProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetSyslogServerProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6084,22 +6150,22 @@ impl<'a> GetSyslogServerProfile<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_SYSLOG_SERVER_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_SYSLOG_SERVER_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_syslog_server_profile_v1",
     method: ruckus_one_runtime::Method::Get,
     path: "/syslogServerProfiles/{syslogServerProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_syslog_server_profile_v1`; the first is the default.
@@ -6115,7 +6181,7 @@ pub type GetSyslogServerProfileV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSyslogServerProfileV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetSyslogServerProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6164,18 +6230,18 @@ impl<'a> GetSyslogServerProfileV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_syslog_server_profile",
     method: ruckus_one_runtime::Method::Put,
     path: "/syslogServerProfiles/{syslogServerProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessServiceProfilesClient::update_syslog_server_profile` (Update syslog server profile).
@@ -6184,7 +6250,7 @@ static UPDATE_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSyslogServerProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateSyslogServerProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6257,22 +6323,22 @@ impl<'a> UpdateSyslogServerProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static UPDATE_SYSLOG_SERVER_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_SYSLOG_SERVER_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_syslog_server_profile_v1",
     method: ruckus_one_runtime::Method::Put,
     path: "/syslogServerProfiles/{syslogServerProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_syslog_server_profile_v1`; the first is the default.
@@ -6288,7 +6354,7 @@ pub type UpdateSyslogServerProfileV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSyslogServerProfileV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateSyslogServerProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6367,26 +6433,26 @@ impl<'a> UpdateSyslogServerProfileV1<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_syslog_server_profile",
     method: ruckus_one_runtime::Method::Delete,
     path: "/syslogServerProfiles/{syslogServerProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_syslog_server_profile`; the first is the default.
@@ -6403,7 +6469,7 @@ pub type DeleteSyslogServerProfileVersion = super::versions::V1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSyslogServerProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteSyslogServerProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6482,22 +6548,22 @@ impl<'a> DeleteSyslogServerProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static QUERY_SYSLOG_SERVER_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_SYSLOG_SERVER_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_syslog_server_profiles",
     method: ruckus_one_runtime::Method::Post,
     path: "/syslogServerProfiles/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_syslog_server_profiles`; the first is the default.
@@ -6513,7 +6579,7 @@ pub type QuerySyslogServerProfilesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySyslogServerProfiles<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QuerySyslogServerProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6528,8 +6594,8 @@ impl<'a> QuerySyslogServerProfiles<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -6593,18 +6659,18 @@ impl<'a> QuerySyslogServerProfiles<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_RADIUS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_RADIUS_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_radius_server_profile",
     method: ruckus_one_runtime::Method::Post,
     path: "/radiusServerProfiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessServiceProfilesClient::create_radius_server_profile` (Create RADIUS server profile).
@@ -6613,7 +6679,7 @@ static CREATE_RADIUS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateRadiusServerProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateRadiusServerProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6686,22 +6752,22 @@ impl<'a> CreateRadiusServerProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static CREATE_RADIUS_SERVER_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_RADIUS_SERVER_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_radius_server_profile_v1",
     method: ruckus_one_runtime::Method::Post,
     path: "/radiusServerProfiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_radius_server_profile_v1`; the first is the default.
@@ -6717,7 +6783,7 @@ pub type CreateRadiusServerProfileV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateRadiusServerProfileV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateRadiusServerProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6796,18 +6862,18 @@ impl<'a> CreateRadiusServerProfileV1<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_RADIUS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_RADIUS_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_radius_server_profile",
     method: ruckus_one_runtime::Method::Get,
     path: "/radiusServerProfiles/{radiusId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessServiceProfilesClient::get_radius_server_profile` (Get RADIUS server profile).
@@ -6816,7 +6882,7 @@ static GET_RADIUS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_run
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetRadiusServerProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetRadiusServerProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6859,22 +6925,22 @@ impl<'a> GetRadiusServerProfile<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_RADIUS_SERVER_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_RADIUS_SERVER_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_radius_server_profile_v1",
     method: ruckus_one_runtime::Method::Get,
     path: "/radiusServerProfiles/{radiusId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_radius_server_profile_v1`; the first is the default.
@@ -6890,7 +6956,7 @@ pub type GetRadiusServerProfileV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetRadiusServerProfileV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetRadiusServerProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6937,18 +7003,18 @@ impl<'a> GetRadiusServerProfileV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_RADIUS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_RADIUS_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_radius_server_profile",
     method: ruckus_one_runtime::Method::Put,
     path: "/radiusServerProfiles/{radiusId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessServiceProfilesClient::update_radius_server_profile` (Update RADIUS server profile).
@@ -6957,7 +7023,7 @@ static UPDATE_RADIUS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateRadiusServerProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateRadiusServerProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7030,22 +7096,22 @@ impl<'a> UpdateRadiusServerProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static UPDATE_RADIUS_SERVER_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_RADIUS_SERVER_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_radius_server_profile_v1",
     method: ruckus_one_runtime::Method::Put,
     path: "/radiusServerProfiles/{radiusId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_radius_server_profile_v1`; the first is the default.
@@ -7061,7 +7127,7 @@ pub type UpdateRadiusServerProfileV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateRadiusServerProfileV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateRadiusServerProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7140,26 +7206,26 @@ impl<'a> UpdateRadiusServerProfileV1<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_RADIUS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_RADIUS_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_radius_server_profile",
     method: ruckus_one_runtime::Method::Delete,
     path: "/radiusServerProfiles/{radiusId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_radius_server_profile`; the first is the default.
@@ -7176,7 +7242,7 @@ pub type DeleteRadiusServerProfileVersion = super::versions::V1_1OrV1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteRadiusServerProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteRadiusServerProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7255,22 +7321,22 @@ impl<'a> DeleteRadiusServerProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static QUERY_RADIUS_SERVER_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_RADIUS_SERVER_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_radius_server_profiles",
     method: ruckus_one_runtime::Method::Post,
     path: "/radiusServerProfiles/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_radius_server_profiles`; the first is the default.
@@ -7286,7 +7352,7 @@ pub type QueryRadiusServerProfilesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryRadiusServerProfiles<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryRadiusServerProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7301,8 +7367,8 @@ impl<'a> QueryRadiusServerProfiles<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -7366,18 +7432,18 @@ impl<'a> QueryRadiusServerProfiles<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_dhcp_config_service_profile",
     method: ruckus_one_runtime::Method::Post,
     path: "/dhcpConfigServiceProfiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessServiceProfilesClient::create_dhcp_config_service_profile` (Create DHCP configuration service profile).
@@ -7386,7 +7452,7 @@ static CREATE_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::Operation = rucku
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateDhcpConfigServiceProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateDhcpConfigServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7459,22 +7525,22 @@ impl<'a> CreateDhcpConfigServiceProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static CREATE_DHCP_CONFIG_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_DHCP_CONFIG_SERVICE_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_dhcp_config_service_profile_v1",
     method: ruckus_one_runtime::Method::Post,
     path: "/dhcpConfigServiceProfiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_dhcp_config_service_profile_v1`; the first is the default.
@@ -7490,7 +7556,7 @@ pub type CreateDhcpConfigServiceProfileV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateDhcpConfigServiceProfileV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateDhcpConfigServiceProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7569,18 +7635,18 @@ impl<'a> CreateDhcpConfigServiceProfileV1<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_dhcp_config_service_profile",
     method: ruckus_one_runtime::Method::Get,
     path: "/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessServiceProfilesClient::get_dhcp_config_service_profile` (Get DHCP configuration service profile).
@@ -7589,7 +7655,7 @@ static GET_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_o
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetDhcpConfigServiceProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetDhcpConfigServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7635,22 +7701,22 @@ impl<'a> GetDhcpConfigServiceProfile<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_DHCP_CONFIG_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_DHCP_CONFIG_SERVICE_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_dhcp_config_service_profile_v1",
     method: ruckus_one_runtime::Method::Get,
     path: "/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_dhcp_config_service_profile_v1`; the first is the default.
@@ -7666,7 +7732,7 @@ pub type GetDhcpConfigServiceProfileV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetDhcpConfigServiceProfileV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetDhcpConfigServiceProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7715,18 +7781,18 @@ impl<'a> GetDhcpConfigServiceProfileV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_dhcp_config_service_profile",
     method: ruckus_one_runtime::Method::Put,
     path: "/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessServiceProfilesClient::update_dhcp_config_service_profile` (Update DHCP configuration service profile).
@@ -7735,7 +7801,7 @@ static UPDATE_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::Operation = rucku
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateDhcpConfigServiceProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateDhcpConfigServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7808,22 +7874,22 @@ impl<'a> UpdateDhcpConfigServiceProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static UPDATE_DHCP_CONFIG_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_DHCP_CONFIG_SERVICE_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_dhcp_config_service_profile_v1",
     method: ruckus_one_runtime::Method::Put,
     path: "/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_dhcp_config_service_profile_v1`; the first is the default.
@@ -7839,7 +7905,7 @@ pub type UpdateDhcpConfigServiceProfileV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateDhcpConfigServiceProfileV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateDhcpConfigServiceProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7918,26 +7984,26 @@ impl<'a> UpdateDhcpConfigServiceProfileV1<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_dhcp_config_service_profile",
     method: ruckus_one_runtime::Method::Delete,
     path: "/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_dhcp_config_service_profile`; the first is the default.
@@ -7954,7 +8020,7 @@ pub type DeleteDhcpConfigServiceProfileVersion = super::versions::V1_1OrV1OrJson
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteDhcpConfigServiceProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteDhcpConfigServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8033,22 +8099,22 @@ impl<'a> DeleteDhcpConfigServiceProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static QUERY_DHCP_CONFIG_SERVICE_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_DHCP_CONFIG_SERVICE_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_dhcp_config_service_profiles",
     method: ruckus_one_runtime::Method::Post,
     path: "/dhcpConfigServiceProfiles/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_dhcp_config_service_profiles`; the first is the default.
@@ -8064,7 +8130,7 @@ pub type QueryDhcpConfigServiceProfilesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryDhcpConfigServiceProfiles<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryDhcpConfigServiceProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8079,8 +8145,8 @@ impl<'a> QueryDhcpConfigServiceProfiles<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -8147,18 +8213,18 @@ impl<'a> QueryDhcpConfigServiceProfiles<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_wifi_calling_service_profile",
     method: ruckus_one_runtime::Method::Post,
     path: "/wifiCallingServiceProfiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessServiceProfilesClient::create_wifi_calling_service_profile` (Create Wi-Fi calling service profile).
@@ -8167,7 +8233,7 @@ static CREATE_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruck
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateWifiCallingServiceProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateWifiCallingServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8240,22 +8306,22 @@ impl<'a> CreateWifiCallingServiceProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static CREATE_WIFI_CALLING_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_WIFI_CALLING_SERVICE_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_wifi_calling_service_profile_v1",
     method: ruckus_one_runtime::Method::Post,
     path: "/wifiCallingServiceProfiles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_wifi_calling_service_profile_v1`; the first is the default.
@@ -8271,7 +8337,7 @@ pub type CreateWifiCallingServiceProfileV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateWifiCallingServiceProfileV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateWifiCallingServiceProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8350,18 +8416,18 @@ impl<'a> CreateWifiCallingServiceProfileV1<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_wifi_calling_service_profile",
     method: ruckus_one_runtime::Method::Get,
     path: "/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessServiceProfilesClient::get_wifi_calling_service_profile` (Get Wi-Fi calling service profile).
@@ -8370,7 +8436,7 @@ static GET_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiCallingServiceProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetWifiCallingServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8416,22 +8482,22 @@ impl<'a> GetWifiCallingServiceProfile<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_WIFI_CALLING_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_WIFI_CALLING_SERVICE_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_wifi_calling_service_profile_v1",
     method: ruckus_one_runtime::Method::Get,
     path: "/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_wifi_calling_service_profile_v1`; the first is the default.
@@ -8447,7 +8513,7 @@ pub type GetWifiCallingServiceProfileV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiCallingServiceProfileV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetWifiCallingServiceProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8496,18 +8562,18 @@ impl<'a> GetWifiCallingServiceProfileV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_wifi_calling_service_profile",
     method: ruckus_one_runtime::Method::Put,
     path: "/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessServiceProfilesClient::update_wifi_calling_service_profile` (Update Wi-Fi calling service profile).
@@ -8516,7 +8582,7 @@ static UPDATE_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruck
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateWifiCallingServiceProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateWifiCallingServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8589,22 +8655,22 @@ impl<'a> UpdateWifiCallingServiceProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static UPDATE_WIFI_CALLING_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_WIFI_CALLING_SERVICE_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_wifi_calling_service_profile_v1",
     method: ruckus_one_runtime::Method::Put,
     path: "/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_wifi_calling_service_profile_v1`; the first is the default.
@@ -8620,7 +8686,7 @@ pub type UpdateWifiCallingServiceProfileV1Version = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateWifiCallingServiceProfileV1<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateWifiCallingServiceProfileV1<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8699,26 +8765,26 @@ impl<'a> UpdateWifiCallingServiceProfileV1<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_wifi_calling_service_profile",
     method: ruckus_one_runtime::Method::Delete,
     path: "/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_wifi_calling_service_profile`; the first is the default.
@@ -8735,7 +8801,7 @@ pub type DeleteWifiCallingServiceProfileVersion = super::versions::V1_1OrV1OrJso
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteWifiCallingServiceProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteWifiCallingServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8814,22 +8880,22 @@ impl<'a> DeleteWifiCallingServiceProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static QUERY_WIFI_CALLING_SERVICE_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_WIFI_CALLING_SERVICE_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_wifi_calling_service_profiles",
     method: ruckus_one_runtime::Method::Post,
     path: "/wifiCallingServiceProfiles/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_wifi_calling_service_profiles`; the first is the default.
@@ -8845,7 +8911,7 @@ pub type QueryWifiCallingServiceProfilesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryWifiCallingServiceProfiles<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryWifiCallingServiceProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -8860,8 +8926,8 @@ impl<'a> QueryWifiCallingServiceProfiles<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -8928,22 +8994,22 @@ impl<'a> QueryWifiCallingServiceProfiles<'a> {
         self.req.send_json_with_response()
     }
 }
-static ADD_RADIUS_SERVER_PROFILE_TO_ETHERNET_PORT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static ADD_RADIUS_SERVER_PROFILE_TO_ETHERNET_PORT_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_radius_server_profile_to_ethernet_port_profile",
     method: ruckus_one_runtime::Method::Put,
     path: "/ethernetPortProfiles/{ethernetPortProfileId}/radiusServerProfiles/{radiusServerProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `add_radius_server_profile_to_ethernet_port_profile`; the first is the default.
@@ -8959,7 +9025,7 @@ pub type AddRadiusServerProfileToEthernetPortProfileVersion = super::versions::V
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddRadiusServerProfileToEthernetPortProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> AddRadiusServerProfileToEthernetPortProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -9041,22 +9107,22 @@ impl<'a> AddRadiusServerProfileToEthernetPortProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static REMOVE_RADIUS_SERVER_PROFILE_FROM_ETHERNET_PORT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static REMOVE_RADIUS_SERVER_PROFILE_FROM_ETHERNET_PORT_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_radius_server_profile_from_ethernet_port_profile",
     method: ruckus_one_runtime::Method::Delete,
     path: "/ethernetPortProfiles/{ethernetPortProfileId}/radiusServerProfiles/{radiusServerProfileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `remove_radius_server_profile_from_ethernet_port_profile`; the first is the default.
@@ -9072,7 +9138,7 @@ pub type RemoveRadiusServerProfileFromEthernetPortProfileVersion = super::versio
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveRadiusServerProfileFromEthernetPortProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> RemoveRadiusServerProfileFromEthernetPortProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).

@@ -22,12 +22,12 @@ impl serde::Serialize for AggregatedDeviceModel {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &AggregatedDeviceModel,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("models", &v.models);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -37,8 +37,11 @@ impl<'de> serde::Deserialize<'de> for AggregatedDeviceModel {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AggregatedDeviceModel, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AggregatedDeviceModel,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AggregatedDeviceModel {
                 models: f.optional("models"),
                 additional_fields: f.rest(),
@@ -46,7 +49,7 @@ impl<'de> serde::Deserialize<'de> for AggregatedDeviceModel {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AggregatedDeviceModel"))
     }
 }
@@ -111,7 +114,7 @@ pub struct Edge {
 }
 impl serde::Serialize for Edge {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Edge, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Edge, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("from", &v.from);
             w.optional("to", &v.to);
             w.optional("fromMac", &v.from_mac);
@@ -144,7 +147,7 @@ impl serde::Serialize for Edge {
             w.optional("extraEdges", &v.extra_edges);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -154,8 +157,8 @@ impl<'de> serde::Deserialize<'de> for Edge {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Edge, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Edge, ruckus_one_runtime::internal::object::FieldError> {
             let value = Edge {
                 from: f.optional("from"),
                 to: f.optional("to"),
@@ -191,7 +194,7 @@ impl<'de> serde::Deserialize<'de> for Edge {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Edge"))
     }
 }
@@ -520,7 +523,7 @@ pub struct ExtraEdge {
 }
 impl serde::Serialize for ExtraEdge {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ExtraEdge, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &ExtraEdge, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("poeEnabled", &v.poe_enabled);
             w.optional("linkSpeed", &v.link_speed);
             w.optional("poeUsed", &v.poe_used);
@@ -538,7 +541,7 @@ impl serde::Serialize for ExtraEdge {
             w.optional("correspondingPortTaggedVlan", &v.corresponding_port_tagged_vlan);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -548,8 +551,8 @@ impl<'de> serde::Deserialize<'de> for ExtraEdge {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ExtraEdge, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ExtraEdge, ruckus_one_runtime::internal::object::FieldError> {
             let value = ExtraEdge {
                 poe_enabled: f.optional("poeEnabled"),
                 link_speed: f.optional("linkSpeed"),
@@ -570,7 +573,7 @@ impl<'de> serde::Deserialize<'de> for ExtraEdge {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ExtraEdge"))
     }
 }
@@ -695,13 +698,16 @@ pub struct FloorPlanPage {
 }
 impl serde::Serialize for FloorPlanPage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &FloorPlanPage, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &FloorPlanPage,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("items", &v.items);
             w.optional("totalPages", &v.total_pages);
             w.optional("totalSizes", &v.total_sizes);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -711,8 +717,8 @@ impl<'de> serde::Deserialize<'de> for FloorPlanPage {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<FloorPlanPage, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<FloorPlanPage, ruckus_one_runtime::internal::object::FieldError> {
             let value = FloorPlanPage {
                 items: f.optional("items"),
                 total_pages: f.optional("totalPages"),
@@ -722,7 +728,7 @@ impl<'de> serde::Deserialize<'de> for FloorPlanPage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("FloorPlanPage"))
     }
 }
@@ -781,13 +787,16 @@ pub struct FloorPlanQuery {
 }
 impl serde::Serialize for FloorPlanQuery {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &FloorPlanQuery, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &FloorPlanQuery,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("pageNumber", &v.page_number);
             w.optional("pageSize", &v.page_size);
             w.optional("sortBy", &v.sort_by);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -797,8 +806,8 @@ impl<'de> serde::Deserialize<'de> for FloorPlanQuery {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<FloorPlanQuery, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<FloorPlanQuery, ruckus_one_runtime::internal::object::FieldError> {
             let value = FloorPlanQuery {
                 page_number: f.optional("pageNumber"),
                 page_size: f.optional("pageSize"),
@@ -808,7 +817,7 @@ impl<'de> serde::Deserialize<'de> for FloorPlanQuery {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("FloorPlanQuery"))
     }
 }
@@ -917,7 +926,10 @@ pub struct FloorPlanView {
 }
 impl serde::Serialize for FloorPlanView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &FloorPlanView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &FloorPlanView,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("venueId", &v.venue_id);
             w.field("name", &v.name);
@@ -926,7 +938,7 @@ impl serde::Serialize for FloorPlanView {
             w.field("imageName", &v.image_name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -936,8 +948,8 @@ impl<'de> serde::Deserialize<'de> for FloorPlanView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<FloorPlanView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<FloorPlanView, ruckus_one_runtime::internal::object::FieldError> {
             let value = FloorPlanView {
                 id: f.optional("id"),
                 venue_id: f.optional("venueId"),
@@ -950,7 +962,7 @@ impl<'de> serde::Deserialize<'de> for FloorPlanView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("FloorPlanView"))
     }
 }
@@ -1058,7 +1070,7 @@ pub struct Node {
 }
 impl serde::Serialize for Node {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Node, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Node, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("type", &v.type_);
             w.optional("name", &v.name);
             w.optional("mac", &v.mac);
@@ -1083,7 +1095,7 @@ impl serde::Serialize for Node {
             w.optional("untaggedVlan", &v.untagged_vlan);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1093,8 +1105,8 @@ impl<'de> serde::Deserialize<'de> for Node {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Node, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Node, ruckus_one_runtime::internal::object::FieldError> {
             let value = Node {
                 type_: f.optional("type"),
                 name: f.optional("name"),
@@ -1123,7 +1135,7 @@ impl<'de> serde::Deserialize<'de> for Node {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Node"))
     }
 }
@@ -1431,13 +1443,13 @@ impl serde::Serialize for OperationResponseFloorPlanView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &OperationResponseFloorPlanView,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1447,10 +1459,10 @@ impl<'de> serde::Deserialize<'de> for OperationResponseFloorPlanView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             OperationResponseFloorPlanView,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = OperationResponseFloorPlanView {
                 request_id: f.optional("requestId"),
@@ -1460,7 +1472,7 @@ impl<'de> serde::Deserialize<'de> for OperationResponseFloorPlanView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("OperationResponseFloorPlanView"))
     }
 }
@@ -1509,7 +1521,7 @@ pub struct QosStats {
 }
 impl serde::Serialize for QosStats {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &QosStats, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &QosStats, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("personalIdentityNetworkId", &v.personal_identity_network_id);
             w.optional("vni", &v.vni);
             w.optional("uploadPackets", &v.upload_packets);
@@ -1520,7 +1532,7 @@ impl serde::Serialize for QosStats {
             w.optional("identityId", &v.identity_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1530,8 +1542,8 @@ impl<'de> serde::Deserialize<'de> for QosStats {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<QosStats, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<QosStats, ruckus_one_runtime::internal::object::FieldError> {
             let value = QosStats {
                 personal_identity_network_id: f.optional("personalIdentityNetworkId"),
                 vni: f.optional("vni"),
@@ -1546,7 +1558,7 @@ impl<'de> serde::Deserialize<'de> for QosStats {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("QosStats"))
     }
 }
@@ -1634,7 +1646,7 @@ impl serde::Serialize for QueryResponseQosStats {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &QueryResponseQosStats,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -1645,7 +1657,7 @@ impl serde::Serialize for QueryResponseQosStats {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1655,8 +1667,11 @@ impl<'de> serde::Deserialize<'de> for QueryResponseQosStats {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<QueryResponseQosStats, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            QueryResponseQosStats,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = QueryResponseQosStats {
                 fields: f.optional("fields"),
                 total_count: f.optional("totalCount"),
@@ -1670,7 +1685,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseQosStats {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("QueryResponseQosStats"))
     }
 }
@@ -1750,7 +1765,10 @@ pub struct QueryResponseRogueAp {
 }
 impl serde::Serialize for QueryResponseRogueAp {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &QueryResponseRogueAp, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &QueryResponseRogueAp,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
@@ -1760,7 +1778,7 @@ impl serde::Serialize for QueryResponseRogueAp {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1770,8 +1788,11 @@ impl<'de> serde::Deserialize<'de> for QueryResponseRogueAp {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<QueryResponseRogueAp, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            QueryResponseRogueAp,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = QueryResponseRogueAp {
                 fields: f.optional("fields"),
                 total_count: f.optional("totalCount"),
@@ -1785,7 +1806,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseRogueAp {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("QueryResponseRogueAp"))
     }
 }
@@ -1867,7 +1888,7 @@ impl serde::Serialize for QueryResponseTopologyResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &QueryResponseTopologyResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -1878,7 +1899,7 @@ impl serde::Serialize for QueryResponseTopologyResponse {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1888,10 +1909,10 @@ impl<'de> serde::Deserialize<'de> for QueryResponseTopologyResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             QueryResponseTopologyResponse,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseTopologyResponse {
                 fields: f.optional("fields"),
@@ -1906,7 +1927,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseTopologyResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("QueryResponseTopologyResponse"))
     }
 }
@@ -1994,7 +2015,7 @@ pub struct RogueAp {
 }
 impl serde::Serialize for RogueAp {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &RogueAp, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &RogueAp, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("rogueMac", &v.rogue_mac);
             w.optional("rogueApMac", &v.rogue_ap_mac);
             w.optional("category", &v.category);
@@ -2011,7 +2032,7 @@ impl serde::Serialize for RogueAp {
             w.optional("locatable", &v.locatable);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2021,8 +2042,8 @@ impl<'de> serde::Deserialize<'de> for RogueAp {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<RogueAp, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<RogueAp, ruckus_one_runtime::internal::object::FieldError> {
             let value = RogueAp {
                 rogue_mac: f.optional("rogueMac"),
                 rogue_ap_mac: f.optional("rogueApMac"),
@@ -2043,7 +2064,7 @@ impl<'de> serde::Deserialize<'de> for RogueAp {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("RogueAp"))
     }
 }
@@ -2163,7 +2184,10 @@ pub struct RogueDetectingAp {
 }
 impl serde::Serialize for RogueDetectingAp {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &RogueDetectingAp, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &RogueDetectingAp,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("apMac", &v.ap_mac);
             w.optional("apSerialNumber", &v.ap_serial_number);
             w.optional("apName", &v.ap_name);
@@ -2171,7 +2195,7 @@ impl serde::Serialize for RogueDetectingAp {
             w.optional("lastUpdTime", &v.last_upd_time);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2181,8 +2205,8 @@ impl<'de> serde::Deserialize<'de> for RogueDetectingAp {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<RogueDetectingAp, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<RogueDetectingAp, ruckus_one_runtime::internal::object::FieldError> {
             let value = RogueDetectingAp {
                 ap_mac: f.optional("apMac"),
                 ap_serial_number: f.optional("apSerialNumber"),
@@ -2194,7 +2218,7 @@ impl<'de> serde::Deserialize<'de> for RogueDetectingAp {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("RogueDetectingAp"))
     }
 }
@@ -2253,12 +2277,15 @@ pub struct TopologyResponse {
 }
 impl serde::Serialize for TopologyResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &TopologyResponse, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &TopologyResponse,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("edges", &v.edges);
             w.optional("nodes", &v.nodes);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2268,8 +2295,8 @@ impl<'de> serde::Deserialize<'de> for TopologyResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<TopologyResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<TopologyResponse, ruckus_one_runtime::internal::object::FieldError> {
             let value = TopologyResponse {
                 edges: f.optional("edges"),
                 nodes: f.optional("nodes"),
@@ -2278,7 +2305,7 @@ impl<'de> serde::Deserialize<'de> for TopologyResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("TopologyResponse"))
     }
 }
@@ -2353,7 +2380,7 @@ pub struct Venue {
 }
 impl serde::Serialize for Venue {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Venue, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Venue, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.field("name", &v.name);
             w.optional("description", &v.description);
@@ -2367,7 +2394,7 @@ impl serde::Serialize for Venue {
             w.optional("updatedDate", &v.updated_date);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2377,8 +2404,8 @@ impl<'de> serde::Deserialize<'de> for Venue {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Venue, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Venue, ruckus_one_runtime::internal::object::FieldError> {
             let value = Venue {
                 id: f.optional("id"),
                 name: f.required("name")?,
@@ -2396,7 +2423,7 @@ impl<'de> serde::Deserialize<'de> for Venue {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Venue"))
     }
 }
@@ -2502,7 +2529,11 @@ impl<'a> WirelessVenuesClient<'a> {
     #[doc(alias = "CreateVenue")]
     #[inline]
     pub fn create_venue(&self, body: &Venue) -> CreateVenue<'a> {
-        let mut req = ruckus_one_runtime::Request::new(self.client, &CREATE_VENUE, &[]);
+        let mut req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &CREATE_VENUE,
+            &[],
+        );
         req.json(body);
         CreateVenue { req }
     }
@@ -2521,7 +2552,11 @@ impl<'a> WirelessVenuesClient<'a> {
     #[doc(alias = "GetVenue")]
     #[inline]
     pub fn get_venue(&self, venue_id: &str) -> GetVenue<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &GET_VENUE, &[venue_id]);
+        let req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &GET_VENUE,
+            &[venue_id],
+        );
         GetVenue { req }
     }
     /// Update venue.
@@ -2541,7 +2576,7 @@ impl<'a> WirelessVenuesClient<'a> {
     #[doc(alias = "UpdateVenue")]
     #[inline]
     pub fn update_venue(&self, venue_id: &str, body: &Venue) -> UpdateVenue<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE,
             &[venue_id],
@@ -2565,7 +2600,7 @@ impl<'a> WirelessVenuesClient<'a> {
     #[doc(alias = "DeleteVenue")]
     #[inline]
     pub fn delete_venue(&self, venue_id: &str) -> DeleteVenue<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE,
             &[venue_id],
@@ -2591,7 +2626,11 @@ impl<'a> WirelessVenuesClient<'a> {
     #[doc(alias = "venue")]
     #[inline]
     pub fn query_venues(&self, body: &super::common::QueryRequest) -> QueryVenues<'a> {
-        let mut req = ruckus_one_runtime::Request::new(self.client, &QUERY_VENUES, &[]);
+        let mut req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &QUERY_VENUES,
+            &[],
+        );
         req.json(body);
         QueryVenues { req }
     }
@@ -2616,7 +2655,7 @@ impl<'a> WirelessVenuesClient<'a> {
         venue_id: &str,
         body: &super::common::UploadUrlRequest,
     ) -> CreateVenueUploadUrl<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_UPLOAD_URL,
             &[venue_id],
@@ -2645,7 +2684,7 @@ impl<'a> WirelessVenuesClient<'a> {
         venue_id: &str,
         file_id: &str,
     ) -> GetVenueFileUrl<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_FILE_URL,
             &[venue_id, file_id],
@@ -2670,7 +2709,7 @@ impl<'a> WirelessVenuesClient<'a> {
     #[doc(alias = "POST /venues/{venueId}/floorplans/query")]
     #[inline]
     pub fn query_venue_floorplans(&self, venue_id: &str) -> QueryVenueFloorplans<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_VENUE_FLOORPLANS,
             &[venue_id],
@@ -2696,7 +2735,7 @@ impl<'a> WirelessVenuesClient<'a> {
         &self,
         body: &Vec<Vec<super::common::QosMatchField>>,
     ) -> QueryQosStatistics<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_QOS_STATISTICS,
             &[],
@@ -2717,7 +2756,7 @@ impl<'a> WirelessVenuesClient<'a> {
     #[doc(alias = "GET /venues/{venueId}/aps/models")]
     #[inline]
     pub fn list_venue_aps_models(&self, venue_id: &str) -> ListVenueApsModels<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_VENUE_APS_MODELS,
             &[venue_id],
@@ -2740,7 +2779,7 @@ impl<'a> WirelessVenuesClient<'a> {
         &self,
         venue_id: &str,
     ) -> ListVenueMeshTopologies<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_VENUE_MESH_TOPOLOGIES,
             &[venue_id],
@@ -2765,7 +2804,7 @@ impl<'a> WirelessVenuesClient<'a> {
         venue_id: &str,
         mesh_only: bool,
     ) -> ListVenueTopologies<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_VENUE_TOPOLOGIES,
             &[venue_id],
@@ -2793,7 +2832,7 @@ impl<'a> WirelessVenuesClient<'a> {
         venue_id: &str,
         floor_plan_id: &str,
     ) -> GetVenueFloorPlan<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_FLOOR_PLAN,
             &[venue_id, floor_plan_id],
@@ -2823,7 +2862,7 @@ impl<'a> WirelessVenuesClient<'a> {
         floor_plan_id: &str,
         body: &FloorPlanView,
     ) -> UpdateVenueFloorPlan<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_FLOOR_PLAN,
             &[venue_id, floor_plan_id],
@@ -2852,7 +2891,7 @@ impl<'a> WirelessVenuesClient<'a> {
         venue_id: &str,
         floor_plan_id: &str,
     ) -> DeleteVenueFloorPlan<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_FLOOR_PLAN,
             &[venue_id, floor_plan_id],
@@ -2874,7 +2913,7 @@ impl<'a> WirelessVenuesClient<'a> {
     #[doc(alias = "GetVenueFloorPlans")]
     #[inline]
     pub fn get_venue_floor_plans(&self, venue_id: &str) -> GetVenueFloorPlans<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_FLOOR_PLANS,
             &[venue_id],
@@ -2902,7 +2941,7 @@ impl<'a> WirelessVenuesClient<'a> {
         venue_id: &str,
         body: &FloorPlanView,
     ) -> CreateVenueFloorPlan<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_FLOOR_PLAN,
             &[venue_id],
@@ -2931,7 +2970,7 @@ impl<'a> WirelessVenuesClient<'a> {
         venue_id: &str,
         body: &super::common::DynamicQueryPayload,
     ) -> GetVenueRogueAps<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_ROGUE_APS,
             &[venue_id],
@@ -2940,22 +2979,22 @@ impl<'a> WirelessVenuesClient<'a> {
         GetVenueRogueAps { req }
     }
 }
-static CREATE_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VENUE,
 };
 /// Representations offered by `create_venue`; the first is the default.
@@ -2971,7 +3010,7 @@ pub type CreateVenueVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenue<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3050,22 +3089,22 @@ impl<'a> CreateVenue<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VENUE,
 };
 /// Representations offered by `get_venue`; the first is the default.
@@ -3081,7 +3120,7 @@ pub type GetVenueVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenue<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3125,22 +3164,22 @@ impl<'a> GetVenue<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VENUE,
 };
 /// Representations offered by `update_venue`; the first is the default.
@@ -3156,7 +3195,7 @@ pub type UpdateVenueVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenue<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3235,22 +3274,22 @@ impl<'a> UpdateVenue<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue",
     method: ruckus_one_runtime::Method::Delete,
     path: "/venues/{venueId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VENUE,
 };
 /// Representations offered by `delete_venue`; the first is the default.
@@ -3266,7 +3305,7 @@ pub type DeleteVenueVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenue<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3345,22 +3384,22 @@ impl<'a> DeleteVenue<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static QUERY_VENUES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_VENUES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venues",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_venues`; the first is the default.
@@ -3376,7 +3415,7 @@ pub type QueryVenuesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenues<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryVenues<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3391,8 +3430,8 @@ impl<'a> QueryVenues<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };
@@ -3444,22 +3483,22 @@ impl<'a> QueryVenues<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_VENUE_UPLOAD_URL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_VENUE_UPLOAD_URL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_upload_url",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/{venueId}/signurls/uploadurls",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VENUE,
 };
 /// Representations offered by `create_venue_upload_url`; the first is the default.
@@ -3475,7 +3514,7 @@ pub type CreateVenueUploadUrlVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueUploadUrl<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateVenueUploadUrl<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3524,22 +3563,22 @@ impl<'a> CreateVenueUploadUrl<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_VENUE_FILE_URL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_FILE_URL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_file_url",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/signurls/{fileId}/urls",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VENUE,
 };
 /// Representations offered by `get_venue_file_url`; the first is the default.
@@ -3555,7 +3594,7 @@ pub type GetVenueFileUrlVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueFileUrl<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueFileUrl<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3604,22 +3643,22 @@ impl<'a> GetVenueFileUrl<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_VENUE_FLOORPLANS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_VENUE_FLOORPLANS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_floorplans",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/{venueId}/floorplans/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VENUE,
 };
 /// Representations offered by `query_venue_floorplans`; the first is the default.
@@ -3636,7 +3675,7 @@ pub type QueryVenueFloorplansVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueFloorplans<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryVenueFloorplans<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3691,22 +3730,22 @@ impl<'a> QueryVenueFloorplans<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_QOS_STATISTICS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_QOS_STATISTICS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_qos_statistics",
     method: ruckus_one_runtime::Method::Post,
     path: "/qosStatistics/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_qos_statistics`; the first is the default.
@@ -3722,7 +3761,7 @@ pub type QueryQosStatisticsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryQosStatistics<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryQosStatistics<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3771,22 +3810,22 @@ impl<'a> QueryQosStatistics<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_VENUE_APS_MODELS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_VENUE_APS_MODELS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_aps_models",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/aps/models",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `list_venue_aps_models`; the first is the default.
@@ -3802,7 +3841,7 @@ pub type ListVenueApsModelsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueApsModels<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListVenueApsModels<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3851,22 +3890,22 @@ impl<'a> ListVenueApsModels<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_VENUE_MESH_TOPOLOGIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_VENUE_MESH_TOPOLOGIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_mesh_topologies",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/meshTopologies",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `list_venue_mesh_topologies`; the first is the default.
@@ -3882,7 +3921,7 @@ pub type ListVenueMeshTopologiesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueMeshTopologies<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListVenueMeshTopologies<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3931,22 +3970,22 @@ impl<'a> ListVenueMeshTopologies<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_VENUE_TOPOLOGIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_VENUE_TOPOLOGIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_topologies",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/topologies",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `list_venue_topologies`; the first is the default.
@@ -3962,7 +4001,7 @@ pub type ListVenueTopologiesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueTopologies<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListVenueTopologies<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4011,22 +4050,22 @@ impl<'a> ListVenueTopologies<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_VENUE_FLOOR_PLAN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_FLOOR_PLAN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_floor_plan",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/floorplans/{floorPlanId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VENUE,
 };
 /// Representations offered by `get_venue_floor_plan`; the first is the default.
@@ -4042,7 +4081,7 @@ pub type GetVenueFloorPlanVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueFloorPlan<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueFloorPlan<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4091,22 +4130,22 @@ impl<'a> GetVenueFloorPlan<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_FLOOR_PLAN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_VENUE_FLOOR_PLAN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_floor_plan",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/floorplans/{floorPlanId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VENUE,
 };
 /// Representations offered by `update_venue_floor_plan`; the first is the default.
@@ -4122,7 +4161,7 @@ pub type UpdateVenueFloorPlanVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueFloorPlan<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateVenueFloorPlan<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4201,22 +4240,22 @@ impl<'a> UpdateVenueFloorPlan<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_VENUE_FLOOR_PLAN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_VENUE_FLOOR_PLAN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_floor_plan",
     method: ruckus_one_runtime::Method::Delete,
     path: "/venues/{venueId}/floorplans/{floorPlanId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VENUE,
 };
 /// Representations offered by `delete_venue_floor_plan`; the first is the default.
@@ -4232,7 +4271,7 @@ pub type DeleteVenueFloorPlanVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueFloorPlan<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteVenueFloorPlan<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4311,22 +4350,22 @@ impl<'a> DeleteVenueFloorPlan<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_FLOOR_PLANS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_FLOOR_PLANS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_floor_plans",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/floorplans",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VENUE,
 };
 /// Representations offered by `get_venue_floor_plans`; the first is the default.
@@ -4342,7 +4381,7 @@ pub type GetVenueFloorPlansVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueFloorPlans<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueFloorPlans<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4391,22 +4430,22 @@ impl<'a> GetVenueFloorPlans<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_VENUE_FLOOR_PLAN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_VENUE_FLOOR_PLAN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_floor_plan",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/{venueId}/floorplans",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VENUE,
 };
 /// Representations offered by `create_venue_floor_plan`; the first is the default.
@@ -4422,7 +4461,7 @@ pub type CreateVenueFloorPlanVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueFloorPlan<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateVenueFloorPlan<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4501,22 +4540,22 @@ impl<'a> CreateVenueFloorPlan<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_ROGUE_APS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_VENUE_ROGUE_APS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_rogue_aps",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/{venueId}/rogueAps/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `get_venue_rogue_aps`; the first is the default.
@@ -4532,7 +4571,7 @@ pub type GetVenueRogueApsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueRogueAps<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetVenueRogueAps<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4547,8 +4586,8 @@ impl<'a> GetVenueRogueAps<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "data",
         first_page: 1u32,
     };

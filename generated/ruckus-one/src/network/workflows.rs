@@ -29,7 +29,10 @@ pub struct AbstractActionStep {
 }
 impl serde::Serialize for AbstractActionStep {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AbstractActionStep, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AbstractActionStep,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("actionDefinitionId", &v.action_definition_id);
             w.optional("actionType", &v.action_type);
@@ -38,7 +41,7 @@ impl serde::Serialize for AbstractActionStep {
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -48,8 +51,11 @@ impl<'de> serde::Deserialize<'de> for AbstractActionStep {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AbstractActionStep, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AbstractActionStep,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AbstractActionStep {
                 id: f.optional("id"),
                 action_definition_id: f.optional("actionDefinitionId"),
@@ -62,7 +68,7 @@ impl<'de> serde::Deserialize<'de> for AbstractActionStep {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AbstractActionStep"))
     }
 }
@@ -167,7 +173,9 @@ impl std::fmt::Debug for AbstractBaseStep {
             Self::SplitStepV10(v) => f.debug_tuple("SplitStepV10").field(v).finish(),
             Self::StartStepV10(v) => f.debug_tuple("StartStepV10").field(v).finish(),
             Self::StepV10(v) => f.debug_tuple("StepV10").field(v).finish(),
-            Self::Unknown(v) => ruckus_one_runtime::union::debug_unknown(f, v, &[]),
+            Self::Unknown(v) => {
+                ruckus_one_runtime::internal::union::debug_unknown(f, v, &[])
+            }
         }
     }
 }
@@ -175,7 +183,7 @@ impl serde::Serialize for AbstractBaseStep {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
             Self::EndStepV10(v) => {
-                ruckus_one_runtime::union::serialize_tagged(
+                ruckus_one_runtime::internal::union::serialize_tagged(
                     v,
                     "type",
                     "EndStep_v1_0",
@@ -183,7 +191,7 @@ impl serde::Serialize for AbstractBaseStep {
                 )
             }
             Self::SplitStepV10(v) => {
-                ruckus_one_runtime::union::serialize_tagged(
+                ruckus_one_runtime::internal::union::serialize_tagged(
                     v,
                     "type",
                     "SplitStep_v1_0",
@@ -191,7 +199,7 @@ impl serde::Serialize for AbstractBaseStep {
                 )
             }
             Self::StartStepV10(v) => {
-                ruckus_one_runtime::union::serialize_tagged(
+                ruckus_one_runtime::internal::union::serialize_tagged(
                     v,
                     "type",
                     "StartStep_v1_0",
@@ -199,7 +207,7 @@ impl serde::Serialize for AbstractBaseStep {
                 )
             }
             Self::StepV10(v) => {
-                ruckus_one_runtime::union::serialize_tagged(
+                ruckus_one_runtime::internal::union::serialize_tagged(
                     v,
                     "type",
                     "Step_v1_0",
@@ -214,12 +222,12 @@ impl<'de> serde::Deserialize<'de> for AbstractBaseStep {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = ruckus_one_runtime::union::read(deserializer)?;
+        let value = ruckus_one_runtime::internal::union::read(deserializer)?;
         Ok(
-            match ruckus_one_runtime::union::tag(&value, "type").as_deref() {
+            match ruckus_one_runtime::internal::union::tag(&value, "type").as_deref() {
                 Some("EndStep_v1_0") => {
                     Self::EndStepV10(
-                        ruckus_one_runtime::union::decode_tagged(
+                        ruckus_one_runtime::internal::union::decode_tagged(
                             &value,
                             "type",
                             "AbstractBaseStep",
@@ -229,7 +237,7 @@ impl<'de> serde::Deserialize<'de> for AbstractBaseStep {
                 }
                 Some("SplitStep_v1_0") => {
                     Self::SplitStepV10(
-                        ruckus_one_runtime::union::decode_tagged(
+                        ruckus_one_runtime::internal::union::decode_tagged(
                             &value,
                             "type",
                             "AbstractBaseStep",
@@ -239,7 +247,7 @@ impl<'de> serde::Deserialize<'de> for AbstractBaseStep {
                 }
                 Some("StartStep_v1_0") => {
                     Self::StartStepV10(
-                        ruckus_one_runtime::union::decode_tagged(
+                        ruckus_one_runtime::internal::union::decode_tagged(
                             &value,
                             "type",
                             "AbstractBaseStep",
@@ -249,7 +257,7 @@ impl<'de> serde::Deserialize<'de> for AbstractBaseStep {
                 }
                 Some("Step_v1_0") => {
                     Self::StepV10(
-                        ruckus_one_runtime::union::decode_tagged(
+                        ruckus_one_runtime::internal::union::decode_tagged(
                             &value,
                             "type",
                             "AbstractBaseStep",
@@ -280,13 +288,16 @@ pub struct AcceptedResponse3 {
 }
 impl serde::Serialize for AcceptedResponse3 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AcceptedResponse3, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AcceptedResponse3,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("requestId", &v.request_id);
             w.optional("id", &v.id);
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -296,8 +307,11 @@ impl<'de> serde::Deserialize<'de> for AcceptedResponse3 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AcceptedResponse3, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AcceptedResponse3,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AcceptedResponse3 {
                 request_id: f.optional("requestId"),
                 id: f.optional("id"),
@@ -307,7 +321,7 @@ impl<'de> serde::Deserialize<'de> for AcceptedResponse3 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AcceptedResponse3"))
     }
 }
@@ -368,7 +382,7 @@ pub struct Action {
 }
 impl serde::Serialize for Action {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Action, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Action, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.field("name", &v.name);
             w.optional("description", &v.description);
             w.field("actionType", &v.action_type);
@@ -379,7 +393,7 @@ impl serde::Serialize for Action {
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -389,8 +403,8 @@ impl<'de> serde::Deserialize<'de> for Action {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Action, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Action, ruckus_one_runtime::internal::object::FieldError> {
             let value = Action {
                 name: f.required("name")?,
                 description: f.optional("description"),
@@ -405,7 +419,7 @@ impl<'de> serde::Deserialize<'de> for Action {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Action"))
     }
 }
@@ -485,7 +499,10 @@ pub struct ActionDefinition {
 }
 impl serde::Serialize for ActionDefinition {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ActionDefinition, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ActionDefinition,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.optional("description", &v.description);
@@ -499,7 +516,7 @@ impl serde::Serialize for ActionDefinition {
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -509,8 +526,8 @@ impl<'de> serde::Deserialize<'de> for ActionDefinition {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ActionDefinition, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ActionDefinition, ruckus_one_runtime::internal::object::FieldError> {
             let value = ActionDefinition {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -528,7 +545,7 @@ impl<'de> serde::Deserialize<'de> for ActionDefinition {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ActionDefinition"))
     }
 }
@@ -700,7 +717,10 @@ pub struct ActionQueryCriteria {
 }
 impl serde::Serialize for ActionQueryCriteria {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ActionQueryCriteria, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ActionQueryCriteria,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("sortDirection", &v.sort_direction);
             w.optional("page", &v.page);
             w.optional("pageSize", &v.page_size);
@@ -713,7 +733,7 @@ impl serde::Serialize for ActionQueryCriteria {
             w.optional("sortFields", &v.sort_fields);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -723,8 +743,11 @@ impl<'de> serde::Deserialize<'de> for ActionQueryCriteria {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ActionQueryCriteria, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ActionQueryCriteria,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ActionQueryCriteria {
                 sort_direction: f.optional("sortDirection"),
                 page: f.optional("page"),
@@ -741,7 +764,7 @@ impl<'de> serde::Deserialize<'de> for ActionQueryCriteria {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ActionQueryCriteria"))
     }
 }
@@ -930,12 +953,15 @@ pub struct AsycRequestResponse {
 }
 impl serde::Serialize for AsycRequestResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AsycRequestResponse, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AsycRequestResponse,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("requestId", &v.request_id);
             w.optional("id", &v.id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -945,8 +971,11 @@ impl<'de> serde::Deserialize<'de> for AsycRequestResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AsycRequestResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AsycRequestResponse,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AsycRequestResponse {
                 request_id: f.optional("requestId"),
                 id: f.optional("id"),
@@ -955,7 +984,7 @@ impl<'de> serde::Deserialize<'de> for AsycRequestResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AsycRequestResponse"))
     }
 }
@@ -1001,14 +1030,14 @@ pub struct EndStep {
 }
 impl serde::Serialize for EndStep {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &EndStep, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &EndStep, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.optional("_links", &v.links);
             w.optional("priorStepId", &v.prior_step_id);
             w.optional("splitOptionId", &v.split_option_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1018,8 +1047,8 @@ impl<'de> serde::Deserialize<'de> for EndStep {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EndStep, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<EndStep, ruckus_one_runtime::internal::object::FieldError> {
             let value = EndStep {
                 id: f.optional("id"),
                 links: f.optional("_links"),
@@ -1030,7 +1059,7 @@ impl<'de> serde::Deserialize<'de> for EndStep {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EndStep"))
     }
 }
@@ -1089,13 +1118,16 @@ pub struct FileUploadResponse {
 }
 impl serde::Serialize for FileUploadResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &FileUploadResponse, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &FileUploadResponse,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("name", &v.name);
             w.field("url", &v.url);
             w.field("type", &v.type_);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1105,8 +1137,11 @@ impl<'de> serde::Deserialize<'de> for FileUploadResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<FileUploadResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            FileUploadResponse,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = FileUploadResponse {
                 name: f.required("name")?,
                 url: f.required("url")?,
@@ -1115,7 +1150,7 @@ impl<'de> serde::Deserialize<'de> for FileUploadResponse {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("FileUploadResponse"))
     }
 }
@@ -1211,7 +1246,7 @@ impl serde::Serialize for PageEntityModelAction {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &PageEntityModelAction,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("totalElements", &v.total_elements);
             w.optional("totalPages", &v.total_pages);
@@ -1226,7 +1261,7 @@ impl serde::Serialize for PageEntityModelAction {
             w.optional("empty", &v.empty);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1236,8 +1271,11 @@ impl<'de> serde::Deserialize<'de> for PageEntityModelAction {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PageEntityModelAction, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            PageEntityModelAction,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = PageEntityModelAction {
                 total_elements: f.optional("totalElements"),
                 total_pages: f.optional("totalPages"),
@@ -1255,7 +1293,7 @@ impl<'de> serde::Deserialize<'de> for PageEntityModelAction {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PageEntityModelAction"))
     }
 }
@@ -1358,13 +1396,13 @@ impl serde::Serialize for PagedResponseResourceAbstractBaseStep {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &PagedResponseResourceAbstractBaseStep,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("paging", &v.paging);
             w.optional("content", &v.content);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1374,10 +1412,10 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourceAbstractBaseStep {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             PagedResponseResourceAbstractBaseStep,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = PagedResponseResourceAbstractBaseStep {
                 paging: f.optional("paging"),
@@ -1387,7 +1425,7 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourceAbstractBaseStep {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PagedResponseResourceAbstractBaseStep"))
     }
 }
@@ -1430,13 +1468,13 @@ impl serde::Serialize for PagedResponseResourceActionDefinition {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &PagedResponseResourceActionDefinition,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("paging", &v.paging);
             w.optional("content", &v.content);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1446,10 +1484,10 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourceActionDefinition {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             PagedResponseResourceActionDefinition,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = PagedResponseResourceActionDefinition {
                 paging: f.optional("paging"),
@@ -1459,7 +1497,7 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourceActionDefinition {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PagedResponseResourceActionDefinition"))
     }
 }
@@ -1502,13 +1540,13 @@ impl serde::Serialize for PagedResponseResourceSplitStepOption {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &PagedResponseResourceSplitStepOption,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("paging", &v.paging);
             w.optional("content", &v.content);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1518,10 +1556,10 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourceSplitStepOption {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             PagedResponseResourceSplitStepOption,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = PagedResponseResourceSplitStepOption {
                 paging: f.optional("paging"),
@@ -1531,7 +1569,7 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourceSplitStepOption {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PagedResponseResourceSplitStepOption"))
     }
 }
@@ -1574,13 +1612,13 @@ impl serde::Serialize for PagedResponseResourceWorkflow {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &PagedResponseResourceWorkflow,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("paging", &v.paging);
             w.optional("content", &v.content);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1590,10 +1628,10 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourceWorkflow {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             PagedResponseResourceWorkflow,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = PagedResponseResourceWorkflow {
                 paging: f.optional("paging"),
@@ -1603,7 +1641,7 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourceWorkflow {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PagedResponseResourceWorkflow"))
     }
 }
@@ -1649,14 +1687,17 @@ pub struct PublishedDetails {
 }
 impl serde::Serialize for PublishedDetails {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PublishedDetails, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &PublishedDetails,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("parentWorkflowId", &v.parent_workflow_id);
             w.optional("version", &v.version);
             w.optional("publishedDate", &v.published_date);
             w.field("status", &v.status);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1666,8 +1707,8 @@ impl<'de> serde::Deserialize<'de> for PublishedDetails {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PublishedDetails, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<PublishedDetails, ruckus_one_runtime::internal::object::FieldError> {
             let value = PublishedDetails {
                 parent_workflow_id: f.optional("parentWorkflowId"),
                 version: f.optional("version"),
@@ -1678,7 +1719,7 @@ impl<'de> serde::Deserialize<'de> for PublishedDetails {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PublishedDetails"))
     }
 }
@@ -1797,7 +1838,7 @@ pub struct SplitStep {
 }
 impl serde::Serialize for SplitStep {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SplitStep, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &SplitStep, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.optional("_links", &v.links);
             w.optional("priorStepId", &v.prior_step_id);
@@ -1808,7 +1849,7 @@ impl serde::Serialize for SplitStep {
             w.optional("firstSplitOption", &v.first_split_option);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1818,8 +1859,8 @@ impl<'de> serde::Deserialize<'de> for SplitStep {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SplitStep, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<SplitStep, ruckus_one_runtime::internal::object::FieldError> {
             let value = SplitStep {
                 id: f.optional("id"),
                 links: f.optional("_links"),
@@ -1834,7 +1875,7 @@ impl<'de> serde::Deserialize<'de> for SplitStep {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SplitStep"))
     }
 }
@@ -1926,7 +1967,10 @@ pub struct SplitStepOption {
 }
 impl serde::Serialize for SplitStepOption {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SplitStepOption, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &SplitStepOption,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("optionName", &v.option_name);
             w.field("enrollmentActionId", &v.enrollment_action_id);
@@ -1936,7 +1980,7 @@ impl serde::Serialize for SplitStepOption {
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1946,8 +1990,8 @@ impl<'de> serde::Deserialize<'de> for SplitStepOption {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SplitStepOption, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<SplitStepOption, ruckus_one_runtime::internal::object::FieldError> {
             let value = SplitStepOption {
                 id: f.optional("id"),
                 option_name: f.optional("optionName"),
@@ -1961,7 +2005,7 @@ impl<'de> serde::Deserialize<'de> for SplitStepOption {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SplitStepOption"))
     }
 }
@@ -2033,13 +2077,13 @@ pub struct StartStep {
 }
 impl serde::Serialize for StartStep {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &StartStep, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &StartStep, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.optional("_links", &v.links);
             w.optional("nextStepId", &v.next_step_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2049,8 +2093,8 @@ impl<'de> serde::Deserialize<'de> for StartStep {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<StartStep, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<StartStep, ruckus_one_runtime::internal::object::FieldError> {
             let value = StartStep {
                 id: f.optional("id"),
                 links: f.optional("_links"),
@@ -2060,7 +2104,7 @@ impl<'de> serde::Deserialize<'de> for StartStep {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("StartStep"))
     }
 }
@@ -2122,7 +2166,7 @@ pub struct StepV1Dot0 {
 }
 impl serde::Serialize for StepV1Dot0 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &StepV1Dot0, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &StepV1Dot0, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.optional("_links", &v.links);
             w.optional("priorStepId", &v.prior_step_id);
@@ -2133,7 +2177,7 @@ impl serde::Serialize for StepV1Dot0 {
             w.optional("actionType", &v.action_type);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2143,8 +2187,8 @@ impl<'de> serde::Deserialize<'de> for StepV1Dot0 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<StepV1Dot0, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<StepV1Dot0, ruckus_one_runtime::internal::object::FieldError> {
             let value = StepV1Dot0 {
                 id: f.optional("id"),
                 links: f.optional("_links"),
@@ -2159,7 +2203,7 @@ impl<'de> serde::Deserialize<'de> for StepV1Dot0 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("StepV1Dot0"))
     }
 }
@@ -2240,7 +2284,10 @@ pub struct UiColorSchema {
 }
 impl serde::Serialize for UiColorSchema {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &UiColorSchema, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &UiColorSchema,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("backgroundColor", &v.background_color);
             w.optional("lineColor", &v.line_color);
             w.optional("fontColor", &v.font_color);
@@ -2251,7 +2298,7 @@ impl serde::Serialize for UiColorSchema {
             w.optional("buttonFontColor", &v.button_font_color);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2261,8 +2308,8 @@ impl<'de> serde::Deserialize<'de> for UiColorSchema {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<UiColorSchema, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<UiColorSchema, ruckus_one_runtime::internal::object::FieldError> {
             let value = UiColorSchema {
                 background_color: f.optional("backgroundColor"),
                 line_color: f.optional("lineColor"),
@@ -2277,7 +2324,7 @@ impl<'de> serde::Deserialize<'de> for UiColorSchema {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("UiColorSchema"))
     }
 }
@@ -2353,11 +2400,14 @@ pub struct UiConfigImage {
 }
 impl serde::Serialize for UiConfigImage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &UiConfigImage, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &UiConfigImage,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("fileUrl", &v.file_url);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2367,8 +2417,8 @@ impl<'de> serde::Deserialize<'de> for UiConfigImage {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<UiConfigImage, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<UiConfigImage, ruckus_one_runtime::internal::object::FieldError> {
             let value = UiConfigImage {
                 file_url: f.optional("fileUrl"),
                 additional_fields: f.rest(),
@@ -2376,7 +2426,7 @@ impl<'de> serde::Deserialize<'de> for UiConfigImage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("UiConfigImage"))
     }
 }
@@ -2414,7 +2464,10 @@ pub struct UiConfiguration {
 }
 impl serde::Serialize for UiConfiguration {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &UiConfiguration, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &UiConfiguration,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("welcomeTitle", &v.welcome_title);
             w.optional("welcomeName", &v.welcome_name);
             w.optional("uiColorSchema", &v.ui_color_schema);
@@ -2422,7 +2475,7 @@ impl serde::Serialize for UiConfiguration {
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2432,8 +2485,8 @@ impl<'de> serde::Deserialize<'de> for UiConfiguration {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<UiConfiguration, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<UiConfiguration, ruckus_one_runtime::internal::object::FieldError> {
             let value = UiConfiguration {
                 welcome_title: f.required("welcomeTitle")?,
                 welcome_name: f.optional("welcomeName"),
@@ -2445,7 +2498,7 @@ impl<'de> serde::Deserialize<'de> for UiConfiguration {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("UiConfiguration"))
     }
 }
@@ -2509,7 +2562,10 @@ pub struct UiStyleSchema {
 }
 impl serde::Serialize for UiStyleSchema {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &UiStyleSchema, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &UiStyleSchema,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("logoImageFileName", &v.logo_image_file_name);
             w.optional("backgroundImageName", &v.background_image_name);
             w.optional("iconImageName", &v.icon_image_name);
@@ -2520,7 +2576,7 @@ impl serde::Serialize for UiStyleSchema {
             w.optional("headerFontSize", &v.header_font_size);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2530,8 +2586,8 @@ impl<'de> serde::Deserialize<'de> for UiStyleSchema {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<UiStyleSchema, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<UiStyleSchema, ruckus_one_runtime::internal::object::FieldError> {
             let value = UiStyleSchema {
                 logo_image_file_name: f.optional("logoImageFileName"),
                 background_image_name: f.optional("backgroundImageName"),
@@ -2546,7 +2602,7 @@ impl<'de> serde::Deserialize<'de> for UiStyleSchema {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("UiStyleSchema"))
     }
 }
@@ -2688,7 +2744,7 @@ pub struct Workflow {
 }
 impl serde::Serialize for Workflow {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Workflow, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Workflow, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.field("name", &v.name);
             w.optional("description", &v.description);
@@ -2699,7 +2755,7 @@ impl serde::Serialize for Workflow {
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2709,8 +2765,8 @@ impl<'de> serde::Deserialize<'de> for Workflow {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Workflow, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Workflow, ruckus_one_runtime::internal::object::FieldError> {
             let value = Workflow {
                 id: f.optional("id"),
                 name: f.required("name")?,
@@ -2725,7 +2781,7 @@ impl<'de> serde::Deserialize<'de> for Workflow {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Workflow"))
     }
 }
@@ -2803,13 +2859,13 @@ impl serde::Serialize for WorkflowAcceptedResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &WorkflowAcceptedResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("requestId", &v.request_id);
             w.optional("id", &v.id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2819,8 +2875,11 @@ impl<'de> serde::Deserialize<'de> for WorkflowAcceptedResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<WorkflowAcceptedResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            WorkflowAcceptedResponse,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = WorkflowAcceptedResponse {
                 request_id: f.optional("requestId"),
                 id: f.optional("id"),
@@ -2829,7 +2888,7 @@ impl<'de> serde::Deserialize<'de> for WorkflowAcceptedResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("WorkflowAcceptedResponse"))
     }
 }
@@ -2875,14 +2934,17 @@ pub struct WorkflowPage {
 }
 impl serde::Serialize for WorkflowPage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &WorkflowPage, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &WorkflowPage,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
             w.optional("pageSize", &v.page_size);
             w.optional("pageCount", &v.page_count);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2892,8 +2954,8 @@ impl<'de> serde::Deserialize<'de> for WorkflowPage {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<WorkflowPage, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<WorkflowPage, ruckus_one_runtime::internal::object::FieldError> {
             let value = WorkflowPage {
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
@@ -2904,7 +2966,7 @@ impl<'de> serde::Deserialize<'de> for WorkflowPage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("WorkflowPage"))
     }
 }
@@ -2980,7 +3042,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "getAllEnrollmentActions")]
     #[inline]
     pub fn get_all_enrollment_actions(&self) -> GetAllEnrollmentActions<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ALL_ENROLLMENT_ACTIONS,
             &[],
@@ -3006,7 +3068,7 @@ impl<'a> WorkflowsClient<'a> {
         &self,
         body: &impl serde::Serialize,
     ) -> CreateEnrollmentActions<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_ENROLLMENT_ACTIONS,
             &[],
@@ -3030,7 +3092,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "queryEnrollmentActions")]
     #[inline]
     pub fn query_enrollment_actions(&self) -> QueryEnrollmentActions<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_ENROLLMENT_ACTIONS,
             &[],
@@ -3053,7 +3115,11 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "uploadFile")]
     #[inline]
     pub fn upload_file(&self) -> UploadFile<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &UPLOAD_FILE, &[]);
+        let req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &UPLOAD_FILE,
+            &[],
+        );
         UploadFile { req }
     }
     /// Get enrollment action.
@@ -3071,7 +3137,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "getEnrollmentAction")]
     #[inline]
     pub fn get_enrollment_action(&self, action_id: &str) -> GetEnrollmentAction<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ENROLLMENT_ACTION,
             &[action_id],
@@ -3097,7 +3163,7 @@ impl<'a> WorkflowsClient<'a> {
         &self,
         action_id: &str,
     ) -> DeleteEnrollmentActions<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_ENROLLMENT_ACTIONS,
             &[action_id],
@@ -3125,7 +3191,7 @@ impl<'a> WorkflowsClient<'a> {
         action_id: &str,
         body: &impl serde::Serialize,
     ) -> EditEnrollmentActions<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &EDIT_ENROLLMENT_ACTIONS,
             &[action_id],
@@ -3150,7 +3216,7 @@ impl<'a> WorkflowsClient<'a> {
         &self,
         file_id: &str,
     ) -> GetEnrollmentActionFileUrl<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ENROLLMENT_ACTION_FILE_URL,
             &[file_id],
@@ -3172,7 +3238,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "DeleteFile")]
     #[inline]
     pub fn delete_file(&self, file_id: &str) -> DeleteFile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_FILE,
             &[file_id],
@@ -3201,7 +3267,7 @@ impl<'a> WorkflowsClient<'a> {
         &self,
         action_type: &str,
     ) -> GetAllEnrollmentActionByType<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ALL_ENROLLMENT_ACTION_BY_TYPE,
             &[action_type],
@@ -3227,7 +3293,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "createWorkflow")]
     #[inline]
     pub fn create_workflow(&self, body: &Workflow) -> CreateWorkflow<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_WORKFLOW,
             &[],
@@ -3252,7 +3318,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "cloneWorkflow")]
     #[inline]
     pub fn clone_workflow(&self, workflow_id: &str) -> CloneWorkflow<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CLONE_WORKFLOW,
             &[workflow_id],
@@ -3282,7 +3348,7 @@ impl<'a> WorkflowsClient<'a> {
         workflow_id: &str,
         body: &super::common::AdaptiveRadiusWorkflowQueryData,
     ) -> QueryForVersionedWorkflows<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_FOR_VERSIONED_WORKFLOWS,
             &[workflow_id],
@@ -3306,7 +3372,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "getUiConfiguration")]
     #[inline]
     pub fn get_ui_configuration(&self, workflow_id: &str) -> GetUiConfiguration<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_UI_CONFIGURATION,
             &[workflow_id],
@@ -3331,7 +3397,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "createUiConfig")]
     #[inline]
     pub fn create_ui_config(&self, workflow_id: &str) -> CreateUiConfig<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_UI_CONFIG,
             &[workflow_id],
@@ -3355,7 +3421,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "resetUiConfig")]
     #[inline]
     pub fn reset_ui_config(&self, workflow_id: &str) -> ResetUiConfig<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &RESET_UI_CONFIG,
             &[workflow_id],
@@ -3383,7 +3449,7 @@ impl<'a> WorkflowsClient<'a> {
         workflow_id: &str,
         step_id: &str,
     ) -> GetAllSplitStepOptionsForStep<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ALL_SPLIT_STEP_OPTIONS_FOR_STEP,
             &[workflow_id, step_id],
@@ -3416,7 +3482,7 @@ impl<'a> WorkflowsClient<'a> {
         step_id: &str,
         body: &SplitStepOption,
     ) -> CreateOption<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_OPTION,
             &[workflow_id, step_id],
@@ -3454,7 +3520,7 @@ impl<'a> WorkflowsClient<'a> {
         option_id: &str,
         body: &AbstractActionStep,
     ) -> CreateNextStepForOption<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_NEXT_STEP_FOR_OPTION,
             &[workflow_id, step_id, option_id],
@@ -3486,7 +3552,7 @@ impl<'a> WorkflowsClient<'a> {
         step_id: &str,
         body: &AbstractActionStep,
     ) -> CreateChildStep<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_CHILD_STEP,
             &[workflow_id, step_id],
@@ -3522,7 +3588,7 @@ impl<'a> WorkflowsClient<'a> {
         step_id: &str,
         referenced_workflow_id: &str,
     ) -> NestedCloneWorkflow<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &NESTED_CLONE_WORKFLOW,
             &[workflow_id, step_id, referenced_workflow_id],
@@ -3552,7 +3618,7 @@ impl<'a> WorkflowsClient<'a> {
         workflow_id: &str,
         body: &super::common::AdaptiveRadiusWorkflowQueryData,
     ) -> QueryForStepsAssignedToThisWorkflow<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_FOR_STEPS_ASSIGNED_TO_THIS_WORKFLOW,
             &[workflow_id],
@@ -3583,7 +3649,7 @@ impl<'a> WorkflowsClient<'a> {
         &self,
         body: &super::common::AdaptiveRadiusWorkflowQueryData,
     ) -> QueryForWorkflows<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_FOR_WORKFLOWS,
             &[],
@@ -3612,7 +3678,7 @@ impl<'a> WorkflowsClient<'a> {
         &self,
         body: &super::common::AdaptiveRadiusWorkflowQueryData,
     ) -> QueryForActionDefinitions<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_FOR_ACTION_DEFINITIONS,
             &[],
@@ -3636,7 +3702,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "getWorkflowById")]
     #[inline]
     pub fn get_workflow_by_id(&self, workflow_id: &str) -> GetWorkflowById<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_WORKFLOW_BY_ID,
             &[workflow_id],
@@ -3660,7 +3726,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "deleteWorkflow")]
     #[inline]
     pub fn delete_workflow(&self, workflow_id: &str) -> DeleteWorkflow<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_WORKFLOW,
             &[workflow_id],
@@ -3690,7 +3756,7 @@ impl<'a> WorkflowsClient<'a> {
         workflow_id: &str,
         body: &Workflow,
     ) -> UpdateWorkflow<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_WORKFLOW,
             &[workflow_id],
@@ -3719,7 +3785,7 @@ impl<'a> WorkflowsClient<'a> {
         workflow_id: &str,
         image_type: &str,
     ) -> GetImageFile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_IMAGE_FILE,
             &[workflow_id, image_type],
@@ -3749,7 +3815,7 @@ impl<'a> WorkflowsClient<'a> {
         &self,
         workflow_id: &str,
     ) -> GetAllStepsForWorkflow<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ALL_STEPS_FOR_WORKFLOW,
             &[workflow_id],
@@ -3773,7 +3839,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "getStepById")]
     #[inline]
     pub fn get_step_by_id(&self, workflow_id: &str, step_id: &str) -> GetStepById<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_STEP_BY_ID,
             &[workflow_id, step_id],
@@ -3798,7 +3864,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "deleteStep")]
     #[inline]
     pub fn delete_step(&self, workflow_id: &str, step_id: &str) -> DeleteStep<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_STEP,
             &[workflow_id, step_id],
@@ -3828,7 +3894,7 @@ impl<'a> WorkflowsClient<'a> {
         step_id: &str,
         option_id: &str,
     ) -> GetSplitStepOptionById<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SPLIT_STEP_OPTION_BY_ID,
             &[workflow_id, step_id, option_id],
@@ -3861,7 +3927,7 @@ impl<'a> WorkflowsClient<'a> {
         step_id: &str,
         option_id: &str,
     ) -> DeleteSplitOption<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SPLIT_OPTION,
             &[workflow_id, step_id, option_id],
@@ -3887,7 +3953,11 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "getAllActions")]
     #[inline]
     pub fn get_all_actions(&self) -> GetAllActions<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &GET_ALL_ACTIONS, &[]);
+        let req = ruckus_one_runtime::internal::Request::new(
+            self.client,
+            &GET_ALL_ACTIONS,
+            &[],
+        );
         GetAllActions { req }
     }
     /// Get by definition id.
@@ -3906,7 +3976,7 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "getByDefinitionId")]
     #[inline]
     pub fn get_by_definition_id(&self, definition_id: &str) -> GetByDefinitionId<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_BY_DEFINITION_ID,
             &[definition_id],
@@ -3934,7 +4004,7 @@ impl<'a> WorkflowsClient<'a> {
         &self,
         definition_id: &str,
     ) -> GetRequiredPriorDefinitions<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_REQUIRED_PRIOR_DEFINITIONS,
             &[definition_id],
@@ -3963,7 +4033,7 @@ impl<'a> WorkflowsClient<'a> {
         workflow_id: &str,
         step_id: &str,
     ) -> DeleteDescendantSteps<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_DESCENDANT_STEPS,
             &[workflow_id, step_id],
@@ -3971,22 +4041,22 @@ impl<'a> WorkflowsClient<'a> {
         DeleteDescendantSteps { req }
     }
 }
-static GET_ALL_ENROLLMENT_ACTIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_ALL_ENROLLMENT_ACTIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_enrollment_actions",
     method: ruckus_one_runtime::Method::Get,
     path: "/enrollmentActions",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WORKFLOW_ACTIONS,
 };
 /// Representations offered by `get_all_enrollment_actions`; the first is the default.
@@ -4003,7 +4073,7 @@ pub type GetAllEnrollmentActionsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllEnrollmentActions<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetAllEnrollmentActions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4042,8 +4112,8 @@ impl<'a> GetAllEnrollmentActions<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::Spring,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::Spring,
         items: "content",
         first_page: 0u32,
     };
@@ -4095,22 +4165,22 @@ impl<'a> GetAllEnrollmentActions<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_ENROLLMENT_ACTIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_ENROLLMENT_ACTIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_enrollment_actions",
     method: ruckus_one_runtime::Method::Post,
     path: "/enrollmentActions",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WORKFLOW_ACTIONS,
 };
 /// Representations offered by `create_enrollment_actions`; the first is the default.
@@ -4126,7 +4196,7 @@ pub type CreateEnrollmentActionsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateEnrollmentActions<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateEnrollmentActions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4205,22 +4275,22 @@ impl<'a> CreateEnrollmentActions<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static QUERY_ENROLLMENT_ACTIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_ENROLLMENT_ACTIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_enrollment_actions",
     method: ruckus_one_runtime::Method::Post,
     path: "/enrollmentActions/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WORKFLOW_ACTIONS,
 };
 /// Representations offered by `query_enrollment_actions`; the first is the default.
@@ -4237,7 +4307,7 @@ pub type QueryEnrollmentActionsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryEnrollmentActions<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryEnrollmentActions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4258,8 +4328,8 @@ impl<'a> QueryEnrollmentActions<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "content",
         first_page: 1u32,
     };
@@ -4311,18 +4381,18 @@ impl<'a> QueryEnrollmentActions<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPLOAD_FILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPLOAD_FILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "upload_file",
     method: ruckus_one_runtime::Method::Post,
     path: "/enrollmentActions/files",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("multipart/form-data"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WORKFLOW_ACTIONS,
 };
 /// Request builder for `WorkflowsClient::upload_file` (Upload file).
@@ -4332,7 +4402,7 @@ static UPLOAD_FILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UploadFile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UploadFile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4381,22 +4451,22 @@ impl<'a> UploadFile<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_ENROLLMENT_ACTION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_ENROLLMENT_ACTION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_enrollment_action",
     method: ruckus_one_runtime::Method::Get,
     path: "/enrollmentActions/{actionId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WORKFLOW_ACTIONS,
 };
 /// Representations offered by `get_enrollment_action`; the first is the default.
@@ -4412,7 +4482,7 @@ pub type GetEnrollmentActionVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetEnrollmentAction<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetEnrollmentAction<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4456,22 +4526,22 @@ impl<'a> GetEnrollmentAction<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_ENROLLMENT_ACTIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_ENROLLMENT_ACTIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_enrollment_actions",
     method: ruckus_one_runtime::Method::Delete,
     path: "/enrollmentActions/{actionId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WORKFLOW_ACTIONS,
 };
 /// Representations offered by `delete_enrollment_actions`; the first is the default.
@@ -4487,7 +4557,7 @@ pub type DeleteEnrollmentActionsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteEnrollmentActions<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteEnrollmentActions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4566,22 +4636,22 @@ impl<'a> DeleteEnrollmentActions<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static EDIT_ENROLLMENT_ACTIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static EDIT_ENROLLMENT_ACTIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "edit_enrollment_actions",
     method: ruckus_one_runtime::Method::Patch,
     path: "/enrollmentActions/{actionId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WORKFLOW_ACTIONS,
 };
 /// Representations offered by `edit_enrollment_actions`; the first is the default.
@@ -4597,7 +4667,7 @@ pub type EditEnrollmentActionsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct EditEnrollmentActions<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> EditEnrollmentActions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4673,18 +4743,18 @@ impl<'a> EditEnrollmentActions<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_ENROLLMENT_ACTION_FILE_URL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_ENROLLMENT_ACTION_FILE_URL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_enrollment_action_file_url",
     method: ruckus_one_runtime::Method::Get,
     path: "/enrollmentActions/files/{fileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WORKFLOW_ACTIONS,
 };
 /// Request builder for `WorkflowsClient::get_enrollment_action_file_url` (Get signed url for download workflow).
@@ -4693,7 +4763,7 @@ static GET_ENROLLMENT_ACTION_FILE_URL: ruckus_one_runtime::Operation = ruckus_on
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetEnrollmentActionFileUrl<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetEnrollmentActionFileUrl<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4736,18 +4806,18 @@ impl<'a> GetEnrollmentActionFileUrl<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_FILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_FILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_file",
     method: ruckus_one_runtime::Method::Delete,
     path: "/enrollmentActions/files/{fileId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WORKFLOW_ACTIONS,
 };
 /// Request builder for `WorkflowsClient::delete_file` (Delete file).
@@ -4756,7 +4826,7 @@ static DELETE_FILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteFile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteFile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4794,22 +4864,22 @@ impl<'a> DeleteFile<'a> {
         self.req.send_empty_with_response()
     }
 }
-static GET_ALL_ENROLLMENT_ACTION_BY_TYPE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_ALL_ENROLLMENT_ACTION_BY_TYPE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_enrollment_action_by_type",
     method: ruckus_one_runtime::Method::Get,
     path: "/enrollmentActions/actionTypes/{actionType}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WORKFLOW_ACTIONS,
 };
 /// Representations offered by `get_all_enrollment_action_by_type`; the first is the default.
@@ -4826,7 +4896,7 @@ pub type GetAllEnrollmentActionByTypeVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllEnrollmentActionByType<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetAllEnrollmentActionByType<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -4865,8 +4935,8 @@ impl<'a> GetAllEnrollmentActionByType<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::Spring,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::Spring,
         items: "content",
         first_page: 0u32,
     };
@@ -4918,22 +4988,22 @@ impl<'a> GetAllEnrollmentActionByType<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_WORKFLOW: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_WORKFLOW: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_workflow",
     method: ruckus_one_runtime::Method::Post,
     path: "/workflows",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
 /// Representations offered by `create_workflow`; the first is the default.
@@ -4949,7 +5019,7 @@ pub type CreateWorkflowVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateWorkflow<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateWorkflow<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5028,22 +5098,22 @@ impl<'a> CreateWorkflow<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static CLONE_WORKFLOW: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CLONE_WORKFLOW: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "clone_workflow",
     method: ruckus_one_runtime::Method::Post,
     path: "/workflows/{workflowId}/workflows",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
 /// Representations offered by `clone_workflow`; the first is the default.
@@ -5059,7 +5129,7 @@ pub type CloneWorkflowVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CloneWorkflow<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CloneWorkflow<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5138,22 +5208,22 @@ impl<'a> CloneWorkflow<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static QUERY_FOR_VERSIONED_WORKFLOWS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_FOR_VERSIONED_WORKFLOWS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_for_versioned_workflows",
     method: ruckus_one_runtime::Method::Post,
     path: "/workflows/{workflowId}/versions/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
 /// Representations offered by `query_for_versioned_workflows`; the first is the default.
@@ -5170,7 +5240,7 @@ pub type QueryForVersionedWorkflowsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryForVersionedWorkflows<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryForVersionedWorkflows<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5193,8 +5263,8 @@ impl<'a> QueryForVersionedWorkflows<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "content",
         first_page: 1u32,
     };
@@ -5246,22 +5316,22 @@ impl<'a> QueryForVersionedWorkflows<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_UI_CONFIGURATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_UI_CONFIGURATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ui_configuration",
     method: ruckus_one_runtime::Method::Get,
     path: "/workflows/{workflowId}/uiConfigurations",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
 /// Representations offered by `get_ui_configuration`; the first is the default.
@@ -5277,7 +5347,7 @@ pub type GetUiConfigurationVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetUiConfiguration<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetUiConfiguration<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5326,22 +5396,22 @@ impl<'a> GetUiConfiguration<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_UI_CONFIG: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_UI_CONFIG: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_ui_config",
     method: ruckus_one_runtime::Method::Post,
     path: "/workflows/{workflowId}/uiConfigurations",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("multipart/form-data"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("multipart/form-data"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
 /// Representations offered by `create_ui_config`; the first is the default.
@@ -5358,7 +5428,7 @@ pub type CreateUiConfigVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateUiConfig<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateUiConfig<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5443,22 +5513,22 @@ impl<'a> CreateUiConfig<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static RESET_UI_CONFIG: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static RESET_UI_CONFIG: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "reset_ui_config",
     method: ruckus_one_runtime::Method::Delete,
     path: "/workflows/{workflowId}/uiConfigurations",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
 /// Representations offered by `reset_ui_config`; the first is the default.
@@ -5474,7 +5544,7 @@ pub type ResetUiConfigVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ResetUiConfig<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ResetUiConfig<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5553,22 +5623,22 @@ impl<'a> ResetUiConfig<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_ALL_SPLIT_STEP_OPTIONS_FOR_STEP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_ALL_SPLIT_STEP_OPTIONS_FOR_STEP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_split_step_options_for_step",
     method: ruckus_one_runtime::Method::Get,
     path: "/workflows/{workflowId}/steps/{stepId}/splitOptions",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
 /// Representations offered by `get_all_split_step_options_for_step`; the first is the default.
@@ -5584,7 +5654,7 @@ pub type GetAllSplitStepOptionsForStepVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllSplitStepOptionsForStep<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetAllSplitStepOptionsForStep<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5633,22 +5703,22 @@ impl<'a> GetAllSplitStepOptionsForStep<'a> {
         self.req.send_json_with_response()
     }
 }
-static CREATE_OPTION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_OPTION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_option",
     method: ruckus_one_runtime::Method::Post,
     path: "/workflows/{workflowId}/steps/{stepId}/splitOptions",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
 /// Representations offered by `create_option`; the first is the default.
@@ -5664,7 +5734,7 @@ pub type CreateOptionVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateOption<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateOption<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5743,22 +5813,22 @@ impl<'a> CreateOption<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static CREATE_NEXT_STEP_FOR_OPTION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_NEXT_STEP_FOR_OPTION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_next_step_for_option",
     method: ruckus_one_runtime::Method::Post,
     path: "/workflows/{workflowId}/steps/{stepId}/splitOptions/{optionId}/nextSteps",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
 /// Representations offered by `create_next_step_for_option`; the first is the default.
@@ -5774,7 +5844,7 @@ pub type CreateNextStepForOptionVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateNextStepForOption<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateNextStepForOption<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5853,22 +5923,22 @@ impl<'a> CreateNextStepForOption<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static CREATE_CHILD_STEP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_CHILD_STEP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_child_step",
     method: ruckus_one_runtime::Method::Post,
     path: "/workflows/{workflowId}/steps/{stepId}/nextSteps",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
 /// Representations offered by `create_child_step`; the first is the default.
@@ -5884,7 +5954,7 @@ pub type CreateChildStepVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateChildStep<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateChildStep<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -5963,22 +6033,22 @@ impl<'a> CreateChildStep<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static NESTED_CLONE_WORKFLOW: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static NESTED_CLONE_WORKFLOW: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "nested_clone_workflow",
     method: ruckus_one_runtime::Method::Post,
     path: "/workflows/{workflowId}/steps/{stepId}/nextSteps/workflows/{referencedWorkflowId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
 /// Representations offered by `nested_clone_workflow`; the first is the default.
@@ -5994,7 +6064,7 @@ pub type NestedCloneWorkflowVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct NestedCloneWorkflow<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> NestedCloneWorkflow<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6073,22 +6143,22 @@ impl<'a> NestedCloneWorkflow<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static QUERY_FOR_STEPS_ASSIGNED_TO_THIS_WORKFLOW: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_FOR_STEPS_ASSIGNED_TO_THIS_WORKFLOW: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_for_steps_assigned_to_this_workflow",
     method: ruckus_one_runtime::Method::Post,
     path: "/workflows/{workflowId}/steps/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
 /// Representations offered by `query_for_steps_assigned_to_this_workflow`; the first is the default.
@@ -6105,7 +6175,7 @@ pub type QueryForStepsAssignedToThisWorkflowVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryForStepsAssignedToThisWorkflow<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryForStepsAssignedToThisWorkflow<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6131,8 +6201,8 @@ impl<'a> QueryForStepsAssignedToThisWorkflow<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "content",
         first_page: 1u32,
     };
@@ -6186,22 +6256,22 @@ impl<'a> QueryForStepsAssignedToThisWorkflow<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_FOR_WORKFLOWS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_FOR_WORKFLOWS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_for_workflows",
     method: ruckus_one_runtime::Method::Post,
     path: "/workflows/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
 /// Representations offered by `query_for_workflows`; the first is the default.
@@ -6218,7 +6288,7 @@ pub type QueryForWorkflowsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryForWorkflows<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryForWorkflows<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6241,8 +6311,8 @@ impl<'a> QueryForWorkflows<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "content",
         first_page: 1u32,
     };
@@ -6294,22 +6364,22 @@ impl<'a> QueryForWorkflows<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_FOR_ACTION_DEFINITIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_FOR_ACTION_DEFINITIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_for_action_definitions",
     method: ruckus_one_runtime::Method::Post,
     path: "/workflowActionDefinitions/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
 /// Representations offered by `query_for_action_definitions`; the first is the default.
@@ -6326,7 +6396,7 @@ pub type QueryForActionDefinitionsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryForActionDefinitions<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryForActionDefinitions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6349,8 +6419,8 @@ impl<'a> QueryForActionDefinitions<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "content",
         first_page: 1u32,
     };
@@ -6404,22 +6474,22 @@ impl<'a> QueryForActionDefinitions<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_WORKFLOW_BY_ID: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_WORKFLOW_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_workflow_by_id",
     method: ruckus_one_runtime::Method::Get,
     path: "/workflows/{workflowId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
 /// Representations offered by `get_workflow_by_id`; the first is the default.
@@ -6435,7 +6505,7 @@ pub type GetWorkflowByIdVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWorkflowById<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetWorkflowById<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6482,22 +6552,22 @@ impl<'a> GetWorkflowById<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_WORKFLOW: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_WORKFLOW: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_workflow",
     method: ruckus_one_runtime::Method::Delete,
     path: "/workflows/{workflowId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
 /// Representations offered by `delete_workflow`; the first is the default.
@@ -6513,7 +6583,7 @@ pub type DeleteWorkflowVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteWorkflow<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteWorkflow<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6592,22 +6662,22 @@ impl<'a> DeleteWorkflow<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static UPDATE_WORKFLOW: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_WORKFLOW: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_workflow",
     method: ruckus_one_runtime::Method::Patch,
     path: "/workflows/{workflowId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
 /// Representations offered by `update_workflow`; the first is the default.
@@ -6623,7 +6693,7 @@ pub type UpdateWorkflowVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateWorkflow<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateWorkflow<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6702,22 +6772,22 @@ impl<'a> UpdateWorkflow<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_IMAGE_FILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_IMAGE_FILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_image_file",
     method: ruckus_one_runtime::Method::Get,
     path: "/workflows/{workflowId}/uiConfigurations/{imageType}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
 /// Representations offered by `get_image_file`; the first is the default.
@@ -6733,7 +6803,7 @@ pub type GetImageFileVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetImageFile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetImageFile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6782,22 +6852,22 @@ impl<'a> GetImageFile<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_ALL_STEPS_FOR_WORKFLOW: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_ALL_STEPS_FOR_WORKFLOW: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_steps_for_workflow",
     method: ruckus_one_runtime::Method::Get,
     path: "/workflows/{workflowId}/steps",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
 /// Representations offered by `get_all_steps_for_workflow`; the first is the default.
@@ -6814,7 +6884,7 @@ pub type GetAllStepsForWorkflowVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllStepsForWorkflow<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetAllStepsForWorkflow<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6853,8 +6923,8 @@ impl<'a> GetAllStepsForWorkflow<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::Spring,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::Spring,
         items: "content",
         first_page: 0u32,
     };
@@ -6908,22 +6978,22 @@ impl<'a> GetAllStepsForWorkflow<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_STEP_BY_ID: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_STEP_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_step_by_id",
     method: ruckus_one_runtime::Method::Get,
     path: "/workflows/{workflowId}/steps/{stepId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
 /// Representations offered by `get_step_by_id`; the first is the default.
@@ -6939,7 +7009,7 @@ pub type GetStepByIdVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetStepById<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetStepById<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -6988,22 +7058,22 @@ impl<'a> GetStepById<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_STEP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_STEP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_step",
     method: ruckus_one_runtime::Method::Delete,
     path: "/workflows/{workflowId}/steps/{stepId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
 /// Representations offered by `delete_step`; the first is the default.
@@ -7019,7 +7089,7 @@ pub type DeleteStepVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteStep<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteStep<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7098,22 +7168,22 @@ impl<'a> DeleteStep<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_SPLIT_STEP_OPTION_BY_ID: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_SPLIT_STEP_OPTION_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_split_step_option_by_id",
     method: ruckus_one_runtime::Method::Get,
     path: "/workflows/{workflowId}/steps/{stepId}/splitOptions/{optionId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
 /// Representations offered by `get_split_step_option_by_id`; the first is the default.
@@ -7129,7 +7199,7 @@ pub type GetSplitStepOptionByIdVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSplitStepOptionById<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetSplitStepOptionById<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7178,22 +7248,22 @@ impl<'a> GetSplitStepOptionById<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_SPLIT_OPTION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_SPLIT_OPTION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_split_option",
     method: ruckus_one_runtime::Method::Delete,
     path: "/workflows/{workflowId}/steps/{stepId}/splitOptions/{optionId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
 /// Representations offered by `delete_split_option`; the first is the default.
@@ -7209,7 +7279,7 @@ pub type DeleteSplitOptionVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSplitOption<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteSplitOption<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7288,22 +7358,22 @@ impl<'a> DeleteSplitOption<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_ALL_ACTIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_ALL_ACTIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_actions",
     method: ruckus_one_runtime::Method::Get,
     path: "/workflowActionDefinitions",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
 /// Representations offered by `get_all_actions`; the first is the default.
@@ -7320,7 +7390,7 @@ pub type GetAllActionsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllActions<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetAllActions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7359,8 +7429,8 @@ impl<'a> GetAllActions<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::Spring,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::Spring,
         items: "content",
         first_page: 0u32,
     };
@@ -7414,22 +7484,22 @@ impl<'a> GetAllActions<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_BY_DEFINITION_ID: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_BY_DEFINITION_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_by_definition_id",
     method: ruckus_one_runtime::Method::Get,
     path: "/workflowActionDefinitions/{definitionId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
 /// Representations offered by `get_by_definition_id`; the first is the default.
@@ -7445,7 +7515,7 @@ pub type GetByDefinitionIdVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetByDefinitionId<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetByDefinitionId<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7494,22 +7564,22 @@ impl<'a> GetByDefinitionId<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_REQUIRED_PRIOR_DEFINITIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_REQUIRED_PRIOR_DEFINITIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_required_prior_definitions",
     method: ruckus_one_runtime::Method::Get,
     path: "/workflowActionDefinitions/{definitionId}/requiredPriorDefinitions",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
 /// Representations offered by `get_required_prior_definitions`; the first is the default.
@@ -7525,7 +7595,7 @@ pub type GetRequiredPriorDefinitionsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetRequiredPriorDefinitions<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetRequiredPriorDefinitions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -7574,22 +7644,22 @@ impl<'a> GetRequiredPriorDefinitions<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_DESCENDANT_STEPS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_DESCENDANT_STEPS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_descendant_steps",
     method: ruckus_one_runtime::Method::Delete,
     path: "/workflows/{workflowId}/steps/{stepId}/descendantSteps",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
 /// Representations offered by `delete_descendant_steps`; the first is the default.
@@ -7605,7 +7675,7 @@ pub type DeleteDescendantStepsVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteDescendantSteps<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteDescendantSteps<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).

@@ -22,7 +22,7 @@ pub struct ResidentPortalPortalFeatureIsOff;
 /// Service `resident_portal`: The resident portal.
 ///
 /// Rate limit: 100 calls at once, 80 back per second, per property; Provenance: reference (resident_portal_api-0.0.1.yaml info.description (Rate Limit: applied to each property, a maximum of 100 calls per second, 80 returned each second)).
-pub static SERVICE_RESIDENT_PORTAL: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+pub static SERVICE_RESIDENT_PORTAL: ruckus_one_runtime::internal::Service = ruckus_one_runtime::internal::Service {
     name: "resident_portal",
     rate_limit: Some(ruckus_one_runtime::RateLimit {
         max: 100,
@@ -36,16 +36,16 @@ pub static SERVICE_RESIDENT_PORTAL: ruckus_one_runtime::Service = ruckus_one_run
 /// - Hosts: Asia `https://residence.ruckus.cloud`, Europe `https://residence.ruckus.cloud`, North America `https://residence.ruckus.cloud`; Provenance: reference (Hosts and regions (the resident portal is served from a separate host; no regional hosts are known)).
 /// - Authentication: `UnitToken`; Provenance: inferred (the document says operations authenticate with the unit's token but not how it is presented; sent as a bearer token).
 /// - Tenant limit: none published.
-pub static API: ruckus_one_runtime::Api = ruckus_one_runtime::Api {
+pub static API: ruckus_one_runtime::internal::Api = ruckus_one_runtime::internal::Api {
     name: "resident_portal",
     title: "Resident portal API",
     prefix: "",
-    hosts: ruckus_one_runtime::Hosts {
+    hosts: ruckus_one_runtime::internal::Hosts {
         asia: "https://residence.ruckus.cloud",
         europe: "https://residence.ruckus.cloud",
         north_america: "https://residence.ruckus.cloud",
     },
-    auth: ruckus_one_runtime::ApiAuth::UnitToken,
+    auth: ruckus_one_runtime::internal::ApiAuth::UnitToken,
     tenant_limit: None,
 };
 /// Representations (versions) an operation can send and accept, shared by the

@@ -21,12 +21,15 @@ pub struct DevicesListResource {
 }
 impl serde::Serialize for DevicesListResource {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DevicesListResource, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DevicesListResource,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("contents", &v.contents);
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -36,8 +39,11 @@ impl<'de> serde::Deserialize<'de> for DevicesListResource {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DevicesListResource, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            DevicesListResource,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = DevicesListResource {
                 contents: f.optional("contents"),
                 links: f.optional("_links"),
@@ -46,7 +52,7 @@ impl<'de> serde::Deserialize<'de> for DevicesListResource {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DevicesListResource"))
     }
 }
@@ -96,7 +102,7 @@ pub struct Link {
 }
 impl serde::Serialize for Link {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Link, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Link, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("href", &v.href);
             w.optional("hreflang", &v.hreflang);
             w.optional("title", &v.title);
@@ -107,7 +113,7 @@ impl serde::Serialize for Link {
             w.optional("templated", &v.templated);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -117,8 +123,8 @@ impl<'de> serde::Deserialize<'de> for Link {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Link, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Link, ruckus_one_runtime::internal::object::FieldError> {
             let value = Link {
                 href: f.optional("href"),
                 hreflang: f.optional("hreflang"),
@@ -133,7 +139,7 @@ impl<'de> serde::Deserialize<'de> for Link {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Link"))
     }
 }
@@ -210,11 +216,14 @@ pub struct LoginResource {
 }
 impl serde::Serialize for LoginResource {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &LoginResource, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &LoginResource,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("hashedSecret", &v.hashed_secret);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -224,8 +233,8 @@ impl<'de> serde::Deserialize<'de> for LoginResource {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<LoginResource, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<LoginResource, ruckus_one_runtime::internal::object::FieldError> {
             let value = LoginResource {
                 hashed_secret: f.optional("hashedSecret"),
                 additional_fields: f.rest(),
@@ -233,7 +242,7 @@ impl<'de> serde::Deserialize<'de> for LoginResource {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("LoginResource"))
     }
 }
@@ -277,7 +286,10 @@ pub struct PageableObject {
 }
 impl serde::Serialize for PageableObject {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PageableObject, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &PageableObject,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("offset", &v.offset);
             w.optional("sort", &v.sort);
             w.optional("pageNumber", &v.page_number);
@@ -286,7 +298,7 @@ impl serde::Serialize for PageableObject {
             w.optional("unpaged", &v.unpaged);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -296,8 +308,8 @@ impl<'de> serde::Deserialize<'de> for PageableObject {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PageableObject, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<PageableObject, ruckus_one_runtime::internal::object::FieldError> {
             let value = PageableObject {
                 offset: f.optional("offset"),
                 sort: f.optional("sort"),
@@ -310,7 +322,7 @@ impl<'de> serde::Deserialize<'de> for PageableObject {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PageableObject"))
     }
 }
@@ -378,14 +390,17 @@ pub struct PortalTokenResource {
 }
 impl serde::Serialize for PortalTokenResource {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PortalTokenResource, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &PortalTokenResource,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("unitGuid", &v.unit_guid);
             w.optional("token", &v.token);
             w.optional("serverVersion", &v.server_version);
             w.optional("expireDateTime", &v.expire_date_time);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -395,8 +410,11 @@ impl<'de> serde::Deserialize<'de> for PortalTokenResource {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PortalTokenResource, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            PortalTokenResource,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = PortalTokenResource {
                 unit_guid: f.required("unitGuid")?,
                 token: f.optional("token"),
@@ -407,7 +425,7 @@ impl<'de> serde::Deserialize<'de> for PortalTokenResource {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PortalTokenResource"))
     }
 }
@@ -470,7 +488,7 @@ impl serde::Serialize for PortalUiConfiguration {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &PortalUiConfiguration,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("apiAllowed", &v.api_allowed);
             w.optional("tenantSetDpsk", &v.tenant_set_dpsk);
@@ -489,7 +507,7 @@ impl serde::Serialize for PortalUiConfiguration {
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -499,8 +517,11 @@ impl<'de> serde::Deserialize<'de> for PortalUiConfiguration {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PortalUiConfiguration, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            PortalUiConfiguration,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = PortalUiConfiguration {
                 api_allowed: f.optional("apiAllowed"),
                 tenant_set_dpsk: f.optional("tenantSetDpsk"),
@@ -522,7 +543,7 @@ impl<'de> serde::Deserialize<'de> for PortalUiConfiguration {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PortalUiConfiguration"))
     }
 }
@@ -658,7 +679,7 @@ pub struct Property {
 }
 impl serde::Serialize for Property {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Property, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Property, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("guid", &v.guid);
             w.optional("name", &v.name);
             w.optional("address", &v.address);
@@ -677,7 +698,7 @@ impl serde::Serialize for Property {
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -687,8 +708,8 @@ impl<'de> serde::Deserialize<'de> for Property {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Property, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Property, ruckus_one_runtime::internal::object::FieldError> {
             let value = Property {
                 guid: f.optional("guid"),
                 name: f.optional("name"),
@@ -711,7 +732,7 @@ impl<'de> serde::Deserialize<'de> for Property {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Property"))
     }
 }
@@ -839,12 +860,15 @@ pub struct ResidentPortalAccess {
 }
 impl serde::Serialize for ResidentPortalAccess {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ResidentPortalAccess, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ResidentPortalAccess,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("loginText", &v.login_text);
             w.optional("portalAllowed", &v.portal_allowed);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -854,8 +878,11 @@ impl<'de> serde::Deserialize<'de> for ResidentPortalAccess {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ResidentPortalAccess, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ResidentPortalAccess,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ResidentPortalAccess {
                 login_text: f.optional("loginText"),
                 portal_allowed: f.optional("portalAllowed"),
@@ -864,7 +891,7 @@ impl<'de> serde::Deserialize<'de> for ResidentPortalAccess {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ResidentPortalAccess"))
     }
 }
@@ -913,7 +940,10 @@ pub struct ResidentUnit {
 }
 impl serde::Serialize for ResidentUnit {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ResidentUnit, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ResidentUnit,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("guid", &v.guid);
             w.optional("number", &v.number);
             w.optional("description", &v.description);
@@ -923,7 +953,7 @@ impl serde::Serialize for ResidentUnit {
             w.optional("guestSecret", &v.guest_secret);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -933,8 +963,8 @@ impl<'de> serde::Deserialize<'de> for ResidentUnit {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ResidentUnit, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ResidentUnit, ruckus_one_runtime::internal::object::FieldError> {
             let value = ResidentUnit {
                 guid: f.optional("guid"),
                 number: f.optional("number"),
@@ -948,7 +978,7 @@ impl<'de> serde::Deserialize<'de> for ResidentUnit {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ResidentUnit"))
     }
 }
@@ -1031,7 +1061,10 @@ pub struct ResidentUnitUser {
 }
 impl serde::Serialize for ResidentUnitUser {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ResidentUnitUser, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ResidentUnitUser,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("userId", &v.user_id);
             w.optional("userName", &v.user_name);
             w.optional("email", &v.email);
@@ -1041,7 +1074,7 @@ impl serde::Serialize for ResidentUnitUser {
             w.optional("type", &v.type_);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1051,8 +1084,8 @@ impl<'de> serde::Deserialize<'de> for ResidentUnitUser {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ResidentUnitUser, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ResidentUnitUser, ruckus_one_runtime::internal::object::FieldError> {
             let value = ResidentUnitUser {
                 user_id: f.optional("userId"),
                 user_name: f.optional("userName"),
@@ -1066,7 +1099,7 @@ impl<'de> serde::Deserialize<'de> for ResidentUnitUser {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ResidentUnitUser"))
     }
 }
@@ -1141,13 +1174,13 @@ pub struct SortObject {
 }
 impl serde::Serialize for SortObject {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SortObject, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &SortObject, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("empty", &v.empty);
             w.optional("sorted", &v.sorted);
             w.optional("unsorted", &v.unsorted);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1157,8 +1190,8 @@ impl<'de> serde::Deserialize<'de> for SortObject {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SortObject, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<SortObject, ruckus_one_runtime::internal::object::FieldError> {
             let value = SortObject {
                 empty: f.optional("empty"),
                 sorted: f.optional("sorted"),
@@ -1168,7 +1201,7 @@ impl<'de> serde::Deserialize<'de> for SortObject {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SortObject"))
     }
 }
@@ -1223,7 +1256,7 @@ pub struct Unit {
 }
 impl serde::Serialize for Unit {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Unit, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Unit, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("guid", &v.guid);
             w.field("number", &v.number);
             w.optional("description", &v.description);
@@ -1234,7 +1267,7 @@ impl serde::Serialize for Unit {
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1244,8 +1277,8 @@ impl<'de> serde::Deserialize<'de> for Unit {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Unit, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Unit, ruckus_one_runtime::internal::object::FieldError> {
             let value = Unit {
                 guid: f.optional("guid"),
                 number: f.required("number")?,
@@ -1260,7 +1293,7 @@ impl<'de> serde::Deserialize<'de> for Unit {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Unit"))
     }
 }
@@ -1341,13 +1374,16 @@ pub struct UnitContact {
 }
 impl serde::Serialize for UnitContact {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &UnitContact, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &UnitContact,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("contactName", &v.contact_name);
             w.optional("email", &v.email);
             w.optional("phoneNumber", &v.phone_number);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1357,8 +1393,8 @@ impl<'de> serde::Deserialize<'de> for UnitContact {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<UnitContact, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<UnitContact, ruckus_one_runtime::internal::object::FieldError> {
             let value = UnitContact {
                 contact_name: f.required("contactName")?,
                 email: f.optional("email"),
@@ -1368,7 +1404,7 @@ impl<'de> serde::Deserialize<'de> for UnitContact {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("UnitContact"))
     }
 }
@@ -1414,7 +1450,7 @@ pub struct UnitDevice {
 }
 impl serde::Serialize for UnitDevice {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &UnitDevice, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &UnitDevice, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("guid", &v.guid);
             w.optional("type", &v.type_);
             w.optional("macAddress", &v.mac_address);
@@ -1422,7 +1458,7 @@ impl serde::Serialize for UnitDevice {
             w.optional("authType", &v.auth_type);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1432,8 +1468,8 @@ impl<'de> serde::Deserialize<'de> for UnitDevice {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<UnitDevice, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<UnitDevice, ruckus_one_runtime::internal::object::FieldError> {
             let value = UnitDevice {
                 guid: f.optional("guid"),
                 type_: f.optional("type"),
@@ -1445,7 +1481,7 @@ impl<'de> serde::Deserialize<'de> for UnitDevice {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("UnitDevice"))
     }
 }
@@ -1624,7 +1660,7 @@ pub struct UnitUser {
 }
 impl serde::Serialize for UnitUser {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &UnitUser, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &UnitUser, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("userId", &v.user_id);
             w.optional("userName", &v.user_name);
             w.optional("email", &v.email);
@@ -1635,7 +1671,7 @@ impl serde::Serialize for UnitUser {
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1645,8 +1681,8 @@ impl<'de> serde::Deserialize<'de> for UnitUser {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<UnitUser, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<UnitUser, ruckus_one_runtime::internal::object::FieldError> {
             let value = UnitUser {
                 user_id: f.optional("userId"),
                 user_name: f.optional("userName"),
@@ -1661,7 +1697,7 @@ impl<'de> serde::Deserialize<'de> for UnitUser {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("UnitUser"))
     }
 }
@@ -1782,7 +1818,10 @@ pub struct UnitUserPage {
 }
 impl serde::Serialize for UnitUserPage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &UnitUserPage, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &UnitUserPage,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("content", &v.content);
             w.optional("totalElements", &v.total_elements);
             w.optional("totalPages", &v.total_pages);
@@ -1796,7 +1835,7 @@ impl serde::Serialize for UnitUserPage {
             w.optional("pageable", &v.pageable);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1806,8 +1845,8 @@ impl<'de> serde::Deserialize<'de> for UnitUserPage {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<UnitUserPage, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<UnitUserPage, ruckus_one_runtime::internal::object::FieldError> {
             let value = UnitUserPage {
                 content: f.optional("content"),
                 total_elements: f.optional("totalElements"),
@@ -1825,7 +1864,7 @@ impl<'de> serde::Deserialize<'de> for UnitUserPage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("UnitUserPage"))
     }
 }
@@ -1932,14 +1971,17 @@ pub struct UnitUserQuery {
 }
 impl serde::Serialize for UnitUserQuery {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &UnitUserQuery, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &UnitUserQuery,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("page", &v.page);
             w.optional("pageSize", &v.page_size);
             w.optional("sortDirection", &v.sort_direction);
             w.optional("sortFields", &v.sort_fields);
             w.optional("userId", &v.user_id);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1949,8 +1991,8 @@ impl<'de> serde::Deserialize<'de> for UnitUserQuery {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<UnitUserQuery, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<UnitUserQuery, ruckus_one_runtime::internal::object::FieldError> {
             let value = UnitUserQuery {
                 page: f.optional("page"),
                 page_size: f.optional("pageSize"),
@@ -1961,7 +2003,7 @@ impl<'de> serde::Deserialize<'de> for UnitUserQuery {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("UnitUserQuery"))
     }
 }
@@ -2212,7 +2254,7 @@ impl<'a> PortalClient<'a> {
         property_id: &str,
         body: &LoginResource,
     ) -> CreateUnitLogin<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_UNIT_LOGIN,
             &[property_id],
@@ -2233,7 +2275,7 @@ impl<'a> PortalClient<'a> {
     #[doc(alias = "GET /residents/properties/{propertyId}/styles")]
     #[inline]
     pub fn get_property_styles(&self, property_id: &str) -> GetPropertyStyles<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_PROPERTY_STYLES,
             &[property_id],
@@ -2253,7 +2295,7 @@ impl<'a> PortalClient<'a> {
     #[doc(alias = "GET /residents/properties/{propertyId}/files/favicons")]
     #[inline]
     pub fn get_property_favicon(&self, property_id: &str) -> GetPropertyFavicon<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_PROPERTY_FAVICON,
             &[property_id],
@@ -2272,7 +2314,7 @@ impl<'a> PortalClient<'a> {
     #[doc(alias = "GET /residents/properties/{propertyId}/access")]
     #[inline]
     pub fn get_property_access(&self, property_id: &str) -> GetPropertyAccess<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_PROPERTY_ACCESS,
             &[property_id],
@@ -2292,7 +2334,7 @@ impl<'a> PortalClient<'a> {
     #[doc(alias = "GET /residents/properties/{propertyId}")]
     #[inline]
     pub fn get_property(&self, property_id: &str) -> GetProperty<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_PROPERTY,
             &[property_id],
@@ -2315,7 +2357,7 @@ impl<'a> PortalClient<'a> {
         &self,
         property_id: &str,
     ) -> GetPropertyUiConfigurations<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_PROPERTY_UI_CONFIGURATIONS,
             &[property_id],
@@ -2340,7 +2382,7 @@ impl<'a> PortalClient<'a> {
         property_id: &str,
         type_: &str,
     ) -> GetPropertyFile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_PROPERTY_FILE,
             &[property_id, type_],
@@ -2360,7 +2402,7 @@ impl<'a> PortalClient<'a> {
     #[doc(alias = "GET /residents/properties/{propertyId}/units")]
     #[inline]
     pub fn get_unit(&self, property_id: &str) -> GetUnit<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_UNIT,
             &[property_id],
@@ -2386,7 +2428,7 @@ impl<'a> PortalClient<'a> {
     #[doc(alias = "PUT /residents/properties/{propertyId}/units")]
     #[inline]
     pub fn update_unit(&self, property_id: &str, body: &ResidentUnit) -> UpdateUnit<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_UNIT,
             &[property_id],
@@ -2412,7 +2454,7 @@ impl<'a> PortalClient<'a> {
         property_id: &str,
         type_: &str,
     ) -> ListUnitDevices<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_UNIT_DEVICES,
             &[property_id],
@@ -2437,7 +2479,7 @@ impl<'a> PortalClient<'a> {
         property_id: &str,
         device_id: &str,
     ) -> DeleteUnitDevice<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_UNIT_DEVICE,
             &[property_id, device_id],
@@ -2458,7 +2500,7 @@ impl<'a> PortalClient<'a> {
     #[doc(alias = "GET /residents/properties/{propertyId}/units/users/{userId}")]
     #[inline]
     pub fn get_unit_user(&self, property_id: &str, user_id: &str) -> GetUnitUser<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_UNIT_USER,
             &[property_id, user_id],
@@ -2487,7 +2529,7 @@ impl<'a> PortalClient<'a> {
         user_id: &str,
         body: &ResidentUnitUser,
     ) -> UpdateUnitUser<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_UNIT_USER,
             &[property_id, user_id],
@@ -2510,7 +2552,7 @@ impl<'a> PortalClient<'a> {
     #[doc(alias = "POST /residents/properties/{propertyId}/units/users/query")]
     #[inline]
     pub fn query_unit_users(&self, property_id: &str) -> QueryUnitUsers<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_UNIT_USERS,
             &[property_id],
@@ -2535,7 +2577,7 @@ impl<'a> PortalClient<'a> {
         property_id: &str,
         user_id: &str,
     ) -> ListUnitUserDevices<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_UNIT_USER_DEVICES,
             &[property_id, user_id],
@@ -2565,7 +2607,7 @@ impl<'a> PortalClient<'a> {
         user_id: &str,
         device_id: &str,
     ) -> DeleteUnitUserDevice<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_UNIT_USER_DEVICE,
             &[property_id, user_id, device_id],
@@ -2573,18 +2615,18 @@ impl<'a> PortalClient<'a> {
         DeleteUnitUserDevice { req }
     }
 }
-static CREATE_UNIT_LOGIN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static CREATE_UNIT_LOGIN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_unit_login",
     method: ruckus_one_runtime::Method::Post,
     path: "/residents/properties/{propertyId}/units/logins",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/hal+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::Portal,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::Portal,
     service: &super::SERVICE_RESIDENT_PORTAL,
 };
 /// Request builder for `PortalClient::create_unit_login` (Log in resident).
@@ -2593,7 +2635,7 @@ static CREATE_UNIT_LOGIN: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateUnitLogin<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> CreateUnitLogin<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2636,18 +2678,18 @@ impl<'a> CreateUnitLogin<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_PROPERTY_STYLES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_PROPERTY_STYLES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_property_styles",
     method: ruckus_one_runtime::Method::Get,
     path: "/residents/properties/{propertyId}/styles",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "text/css",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::Portal,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::Portal,
     service: &super::SERVICE_RESIDENT_PORTAL,
 };
 /// Request builder for `PortalClient::get_property_styles` (Get portal styles).
@@ -2656,7 +2698,7 @@ static GET_PROPERTY_STYLES: ruckus_one_runtime::Operation = ruckus_one_runtime::
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetPropertyStyles<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetPropertyStyles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2694,18 +2736,18 @@ impl<'a> GetPropertyStyles<'a> {
         self.req.send_text_with_response()
     }
 }
-static GET_PROPERTY_FAVICON: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_PROPERTY_FAVICON: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_property_favicon",
     method: ruckus_one_runtime::Method::Get,
     path: "/residents/properties/{propertyId}/files/favicons",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "image/png",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::Portal,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::Portal,
     service: &super::SERVICE_RESIDENT_PORTAL,
 };
 /// Request builder for `PortalClient::get_property_favicon` (Get portal icon).
@@ -2714,7 +2756,7 @@ static GET_PROPERTY_FAVICON: ruckus_one_runtime::Operation = ruckus_one_runtime:
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetPropertyFavicon<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetPropertyFavicon<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2757,18 +2799,18 @@ impl<'a> GetPropertyFavicon<'a> {
         self.req.send_bytes_with_response()
     }
 }
-static GET_PROPERTY_ACCESS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_PROPERTY_ACCESS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_property_access",
     method: ruckus_one_runtime::Method::Get,
     path: "/residents/properties/{propertyId}/access",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::Portal,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::Portal,
     service: &super::SERVICE_RESIDENT_PORTAL,
 };
 /// Request builder for `PortalClient::get_property_access` (Get portal access).
@@ -2777,7 +2819,7 @@ static GET_PROPERTY_ACCESS: ruckus_one_runtime::Operation = ruckus_one_runtime::
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetPropertyAccess<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetPropertyAccess<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2820,18 +2862,18 @@ impl<'a> GetPropertyAccess<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_PROPERTY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_PROPERTY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_property",
     method: ruckus_one_runtime::Method::Get,
     path: "/residents/properties/{propertyId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/hal+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::Portal,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::Portal,
     service: &super::SERVICE_RESIDENT_PORTAL,
 };
 /// Request builder for `PortalClient::get_property` (Get property).
@@ -2840,7 +2882,7 @@ static GET_PROPERTY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetProperty<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetProperty<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2881,18 +2923,18 @@ impl<'a> GetProperty<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_PROPERTY_UI_CONFIGURATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_PROPERTY_UI_CONFIGURATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_property_ui_configurations",
     method: ruckus_one_runtime::Method::Get,
     path: "/residents/properties/{propertyId}/uiConfigurations",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/hal+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::Portal,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::Portal,
     service: &super::SERVICE_RESIDENT_PORTAL,
 };
 /// Request builder for `PortalClient::get_property_ui_configurations` (Get UI configuration).
@@ -2901,7 +2943,7 @@ static GET_PROPERTY_UI_CONFIGURATIONS: ruckus_one_runtime::Operation = ruckus_on
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetPropertyUiConfigurations<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetPropertyUiConfigurations<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -2944,18 +2986,18 @@ impl<'a> GetPropertyUiConfigurations<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_PROPERTY_FILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_PROPERTY_FILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_property_file",
     method: ruckus_one_runtime::Method::Get,
     path: "/residents/properties/{propertyId}/files/{type}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "image/png",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::Portal,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::Portal,
     service: &super::SERVICE_RESIDENT_PORTAL,
 };
 /// Request builder for `PortalClient::get_property_file` (Download portal file).
@@ -2964,7 +3006,7 @@ static GET_PROPERTY_FILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetPropertyFile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetPropertyFile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3007,18 +3049,18 @@ impl<'a> GetPropertyFile<'a> {
         self.req.send_bytes_with_response()
     }
 }
-static GET_UNIT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_UNIT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_unit",
     method: ruckus_one_runtime::Method::Get,
     path: "/residents/properties/{propertyId}/units",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/hal+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::Portal,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::Portal,
     service: &super::SERVICE_RESIDENT_PORTAL,
 };
 /// Request builder for `PortalClient::get_unit` (Get unit).
@@ -3027,7 +3069,7 @@ static GET_UNIT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetUnit<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetUnit<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3065,18 +3107,18 @@ impl<'a> GetUnit<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_UNIT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_UNIT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_unit",
     method: ruckus_one_runtime::Method::Put,
     path: "/residents/properties/{propertyId}/units",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/hal+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::Portal,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::Portal,
     service: &super::SERVICE_RESIDENT_PORTAL,
 };
 /// Request builder for `PortalClient::update_unit` (Update unit).
@@ -3085,7 +3127,7 @@ static UPDATE_UNIT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateUnit<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateUnit<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3123,18 +3165,18 @@ impl<'a> UpdateUnit<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_UNIT_DEVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_UNIT_DEVICES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_unit_devices",
     method: ruckus_one_runtime::Method::Get,
     path: "/residents/properties/{propertyId}/units/devices",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/hal+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::Portal,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::Portal,
     service: &super::SERVICE_RESIDENT_PORTAL,
 };
 /// Request builder for `PortalClient::list_unit_devices` (List unit devices).
@@ -3143,7 +3185,7 @@ static LIST_UNIT_DEVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListUnitDevices<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListUnitDevices<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3186,18 +3228,18 @@ impl<'a> ListUnitDevices<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_UNIT_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_UNIT_DEVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_unit_device",
     method: ruckus_one_runtime::Method::Delete,
     path: "/residents/properties/{propertyId}/units/devices/{deviceId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::Portal,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::Portal,
     service: &super::SERVICE_RESIDENT_PORTAL,
 };
 /// Request builder for `PortalClient::delete_unit_device` (Delete unit device).
@@ -3206,7 +3248,7 @@ static DELETE_UNIT_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteUnitDevice<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteUnitDevice<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3244,22 +3286,22 @@ impl<'a> DeleteUnitDevice<'a> {
         self.req.send_empty_with_response()
     }
 }
-static GET_UNIT_USER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static GET_UNIT_USER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_unit_user",
     method: ruckus_one_runtime::Method::Get,
     path: "/residents/properties/{propertyId}/units/users/{userId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::Portal,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::Portal,
     service: &super::SERVICE_RESIDENT_PORTAL,
 };
 /// Representations offered by `get_unit_user`; the first is the default.
@@ -3275,7 +3317,7 @@ pub type GetUnitUserVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetUnitUser<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> GetUnitUser<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3322,22 +3364,22 @@ impl<'a> GetUnitUser<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_UNIT_USER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static UPDATE_UNIT_USER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_unit_user",
     method: ruckus_one_runtime::Method::Put,
     path: "/residents/properties/{propertyId}/units/users/{userId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::Portal,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::Portal,
     service: &super::SERVICE_RESIDENT_PORTAL,
 };
 /// Representations offered by `update_unit_user`; the first is the default.
@@ -3353,7 +3395,7 @@ pub type UpdateUnitUserVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateUnitUser<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> UpdateUnitUser<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3402,22 +3444,22 @@ impl<'a> UpdateUnitUser<'a> {
         self.req.send_json_with_response()
     }
 }
-static QUERY_UNIT_USERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static QUERY_UNIT_USERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_unit_users",
     method: ruckus_one_runtime::Method::Post,
     path: "/residents/properties/{propertyId}/units/users/query",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::Portal,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::Portal,
     service: &super::SERVICE_RESIDENT_PORTAL,
 };
 /// Representations offered by `query_unit_users`; the first is the default.
@@ -3434,7 +3476,7 @@ pub type QueryUnitUsersVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryUnitUsers<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> QueryUnitUsers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3455,8 +3497,8 @@ impl<'a> QueryUnitUsers<'a> {
         self.req.version(version as usize);
         self
     }
-    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-        style: ruckus_one_runtime::PageStyle::QueryBody,
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
         items: "content",
         first_page: 0u32,
     };
@@ -3508,22 +3550,22 @@ impl<'a> QueryUnitUsers<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_UNIT_USER_DEVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static LIST_UNIT_USER_DEVICES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_unit_user_devices",
     method: ruckus_one_runtime::Method::Get,
     path: "/residents/properties/{propertyId}/units/users/{userId}/devices",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/vnd.ruckus.v1+json",
         },
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::Portal,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::Portal,
     service: &super::SERVICE_RESIDENT_PORTAL,
 };
 /// Representations offered by `list_unit_user_devices`; the first is the default.
@@ -3539,7 +3581,7 @@ pub type ListUnitUserDevicesVersion = super::versions::V1OrJson;
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListUnitUserDevices<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> ListUnitUserDevices<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
@@ -3588,18 +3630,18 @@ impl<'a> ListUnitUserDevices<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_UNIT_USER_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+static DELETE_UNIT_USER_DEVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_unit_user_device",
     method: ruckus_one_runtime::Method::Delete,
     path: "/residents/properties/{propertyId}/units/users/{userId}/devices/{deviceId}",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::Portal,
+    error_family: ruckus_one_runtime::internal::ErrorFamily::Portal,
     service: &super::SERVICE_RESIDENT_PORTAL,
 };
 /// Request builder for `PortalClient::delete_unit_user_device` (Delete unit user device).
@@ -3608,7 +3650,7 @@ static DELETE_UNIT_USER_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runti
 /// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteUnitUserDevice<'a> {
-    req: ruckus_one_runtime::Request<'a>,
+    req: ruckus_one_runtime::internal::Request<'a>,
 }
 impl<'a> DeleteUnitUserDevice<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).

@@ -77,12 +77,15 @@ pub struct AttributeMapping {
 }
 impl serde::Serialize for AttributeMapping {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AttributeMapping, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AttributeMapping,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("name", &v.name);
             w.field("mappedByName", &v.mapped_by_name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -92,8 +95,8 @@ impl<'de> serde::Deserialize<'de> for AttributeMapping {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AttributeMapping, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AttributeMapping, ruckus_one_runtime::internal::object::FieldError> {
             let value = AttributeMapping {
                 name: f.required("name")?,
                 mapped_by_name: f.required("mappedByName")?,
@@ -101,7 +104,7 @@ impl<'de> serde::Deserialize<'de> for AttributeMapping {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AttributeMapping"))
     }
 }
@@ -177,7 +180,7 @@ pub struct Ca {
 }
 impl serde::Serialize for Ca {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Ca, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Ca, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.field("name", &v.name);
             w.field("commonName", &v.common_name);
@@ -210,7 +213,7 @@ impl serde::Serialize for Ca {
             w.optional("ocspUrl", &v.ocsp_url);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -220,8 +223,8 @@ impl<'de> serde::Deserialize<'de> for Ca {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Ca, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Ca, ruckus_one_runtime::internal::object::FieldError> {
             let value = Ca {
                 id: f.optional("id"),
                 name: f.required("name")?,
@@ -258,7 +261,7 @@ impl<'de> serde::Deserialize<'de> for Ca {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Ca"))
     }
 }
@@ -518,7 +521,10 @@ pub struct CaQueryResponse {
 }
 impl serde::Serialize for CaQueryResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &CaQueryResponse, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &CaQueryResponse,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
             w.optional("totalPages", &v.total_pages);
@@ -526,7 +532,7 @@ impl serde::Serialize for CaQueryResponse {
             w.optional("data", &v.data);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -536,8 +542,8 @@ impl<'de> serde::Deserialize<'de> for CaQueryResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<CaQueryResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<CaQueryResponse, ruckus_one_runtime::internal::object::FieldError> {
             let value = CaQueryResponse {
                 fields: f.optional("fields"),
                 total_count: f.optional("totalCount"),
@@ -549,7 +555,7 @@ impl<'de> serde::Deserialize<'de> for CaQueryResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("CaQueryResponse"))
     }
 }
@@ -723,12 +729,15 @@ pub struct CertDownloadRequest {
 }
 impl serde::Serialize for CertDownloadRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &CertDownloadRequest, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &CertDownloadRequest,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("password", &v.password);
             w.optional("includeChain", &v.include_chain);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -738,8 +747,11 @@ impl<'de> serde::Deserialize<'de> for CertDownloadRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<CertDownloadRequest, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            CertDownloadRequest,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = CertDownloadRequest {
                 password: f.optional("password"),
                 include_chain: f.optional("includeChain"),
@@ -748,7 +760,7 @@ impl<'de> serde::Deserialize<'de> for CertDownloadRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("CertDownloadRequest"))
     }
 }
@@ -793,13 +805,16 @@ pub struct CertFilters {
 }
 impl serde::Serialize for CertFilters {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &CertFilters, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &CertFilters,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("status", &v.status);
             w.optional("extendedKeyUsages", &v.extended_key_usages);
             w.optional("keyUsages", &v.key_usages);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -809,8 +824,8 @@ impl<'de> serde::Deserialize<'de> for CertFilters {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<CertFilters, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<CertFilters, ruckus_one_runtime::internal::object::FieldError> {
             let value = CertFilters {
                 status: f.optional("status"),
                 extended_key_usages: f.optional("extendedKeyUsages"),
@@ -820,7 +835,7 @@ impl<'de> serde::Deserialize<'de> for CertFilters {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("CertFilters"))
     }
 }
@@ -875,7 +890,10 @@ pub struct CertQueryRequest {
 }
 impl serde::Serialize for CertQueryRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &CertQueryRequest, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &CertQueryRequest,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("fields", &v.fields);
             w.optional("page", &v.page);
             w.optional("pageSize", &v.page_size);
@@ -886,7 +904,7 @@ impl serde::Serialize for CertQueryRequest {
             w.optional("filters", &v.filters);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -896,8 +914,8 @@ impl<'de> serde::Deserialize<'de> for CertQueryRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<CertQueryRequest, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<CertQueryRequest, ruckus_one_runtime::internal::object::FieldError> {
             let value = CertQueryRequest {
                 fields: f.optional("fields"),
                 page: f.optional("page"),
@@ -912,7 +930,7 @@ impl<'de> serde::Deserialize<'de> for CertQueryRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("CertQueryRequest"))
     }
 }
@@ -997,7 +1015,10 @@ pub struct CertQueryResponse {
 }
 impl serde::Serialize for CertQueryResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &CertQueryResponse, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &CertQueryResponse,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
             w.optional("totalPages", &v.total_pages);
@@ -1005,7 +1026,7 @@ impl serde::Serialize for CertQueryResponse {
             w.optional("data", &v.data);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1015,8 +1036,11 @@ impl<'de> serde::Deserialize<'de> for CertQueryResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<CertQueryResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            CertQueryResponse,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = CertQueryResponse {
                 fields: f.optional("fields"),
                 total_count: f.optional("totalCount"),
@@ -1028,7 +1052,7 @@ impl<'de> serde::Deserialize<'de> for CertQueryResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("CertQueryResponse"))
     }
 }
@@ -1097,7 +1121,7 @@ impl serde::Serialize for CertTemplateQueryRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &CertTemplateQueryRequest,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("page", &v.page);
@@ -1109,7 +1133,7 @@ impl serde::Serialize for CertTemplateQueryRequest {
             w.optional("filters", &v.filters);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1119,8 +1143,11 @@ impl<'de> serde::Deserialize<'de> for CertTemplateQueryRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<CertTemplateQueryRequest, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            CertTemplateQueryRequest,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = CertTemplateQueryRequest {
                 fields: f.optional("fields"),
                 page: f.optional("page"),
@@ -1135,7 +1162,7 @@ impl<'de> serde::Deserialize<'de> for CertTemplateQueryRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("CertTemplateQueryRequest"))
     }
 }
@@ -1222,7 +1249,7 @@ impl serde::Serialize for CertTemplateQueryResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &CertTemplateQueryResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -1231,7 +1258,7 @@ impl serde::Serialize for CertTemplateQueryResponse {
             w.optional("data", &v.data);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1241,8 +1268,11 @@ impl<'de> serde::Deserialize<'de> for CertTemplateQueryResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<CertTemplateQueryResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            CertTemplateQueryResponse,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = CertTemplateQueryResponse {
                 fields: f.optional("fields"),
                 total_count: f.optional("totalCount"),
@@ -1254,7 +1284,7 @@ impl<'de> serde::Deserialize<'de> for CertTemplateQueryResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("CertTemplateQueryResponse"))
     }
 }
@@ -1369,7 +1399,10 @@ pub struct Certificate {
 }
 impl serde::Serialize for Certificate {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Certificate, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &Certificate,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("name", &v.name);
             w.optional("description", &v.description);
             w.optional("notAfterDate", &v.not_after_date);
@@ -1401,7 +1434,7 @@ impl serde::Serialize for Certificate {
             w.optional("csrString", &v.csr_string);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1411,8 +1444,8 @@ impl<'de> serde::Deserialize<'de> for Certificate {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Certificate, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Certificate, ruckus_one_runtime::internal::object::FieldError> {
             let value = Certificate {
                 name: f.required("name")?,
                 description: f.optional("description"),
@@ -1448,7 +1481,7 @@ impl<'de> serde::Deserialize<'de> for Certificate {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Certificate"))
     }
 }
@@ -1722,7 +1755,10 @@ pub struct CertificateAuthority {
 }
 impl serde::Serialize for CertificateAuthority {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &CertificateAuthority, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &CertificateAuthority,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("commonName", &v.common_name);
             w.optional("status", &v.status);
             w.optional("usages", &v.usages);
@@ -1756,7 +1792,7 @@ impl serde::Serialize for CertificateAuthority {
             w.optional("ocspUrl", &v.ocsp_url);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1766,8 +1802,11 @@ impl<'de> serde::Deserialize<'de> for CertificateAuthority {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<CertificateAuthority, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            CertificateAuthority,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = CertificateAuthority {
                 common_name: f.optional("commonName"),
                 status: f.optional("status"),
@@ -1805,7 +1844,7 @@ impl<'de> serde::Deserialize<'de> for CertificateAuthority {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("CertificateAuthority"))
     }
 }
@@ -2090,7 +2129,7 @@ impl serde::Serialize for CertificateGenerateCert {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &CertificateGenerateCert,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("csrString", &v.csr_string);
             w.optional("userName", &v.user_name);
@@ -2098,7 +2137,7 @@ impl serde::Serialize for CertificateGenerateCert {
             w.optional("variableValues", &v.variable_values);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2108,8 +2147,11 @@ impl<'de> serde::Deserialize<'de> for CertificateGenerateCert {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<CertificateGenerateCert, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            CertificateGenerateCert,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = CertificateGenerateCert {
                 csr_string: f.optional("csrString"),
                 user_name: f.optional("userName"),
@@ -2120,7 +2162,7 @@ impl<'de> serde::Deserialize<'de> for CertificateGenerateCert {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("CertificateGenerateCert"))
     }
 }
@@ -2250,12 +2292,12 @@ impl serde::Serialize for CertificateQueryFilters {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &CertificateQueryFilters,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("status", &v.status);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2265,8 +2307,11 @@ impl<'de> serde::Deserialize<'de> for CertificateQueryFilters {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<CertificateQueryFilters, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            CertificateQueryFilters,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = CertificateQueryFilters {
                 status: f.optional("status"),
                 additional_fields: f.rest(),
@@ -2274,7 +2319,7 @@ impl<'de> serde::Deserialize<'de> for CertificateQueryFilters {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("CertificateQueryFilters"))
     }
 }
@@ -2322,7 +2367,7 @@ impl serde::Serialize for CertificateQueryRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &CertificateQueryRequest,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("page", &v.page);
             w.optional("pageSize", &v.page_size);
@@ -2334,7 +2379,7 @@ impl serde::Serialize for CertificateQueryRequest {
             w.optional("fields", &v.fields);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2344,8 +2389,11 @@ impl<'de> serde::Deserialize<'de> for CertificateQueryRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<CertificateQueryRequest, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            CertificateQueryRequest,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = CertificateQueryRequest {
                 page: f.optional("page"),
                 page_size: f.optional("pageSize"),
@@ -2360,7 +2408,7 @@ impl<'de> serde::Deserialize<'de> for CertificateQueryRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("CertificateQueryRequest"))
     }
 }
@@ -2541,7 +2589,10 @@ pub struct CertificateTemplate {
 }
 impl serde::Serialize for CertificateTemplate {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &CertificateTemplate, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &CertificateTemplate,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("identityGroupId", &v.identity_group_id);
             w.optional("keyLength", &v.key_length);
             w.optional("onboard", &v.onboard);
@@ -2565,7 +2616,7 @@ impl serde::Serialize for CertificateTemplate {
             w.optional("networkIds", &v.network_ids);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2575,8 +2626,11 @@ impl<'de> serde::Deserialize<'de> for CertificateTemplate {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<CertificateTemplate, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            CertificateTemplate,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = CertificateTemplate {
                 identity_group_id: f.optional("identityGroupId"),
                 key_length: f.optional("keyLength"),
@@ -2604,7 +2658,7 @@ impl<'de> serde::Deserialize<'de> for CertificateTemplate {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("CertificateTemplate"))
     }
 }
@@ -2869,7 +2923,7 @@ impl serde::Serialize for CertificateTemplateOnboard {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &CertificateTemplateOnboard,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("commonNamePattern", &v.common_name_pattern);
             w.optional("certificateAuthorityId", &v.certificate_authority_id);
@@ -2902,7 +2956,7 @@ impl serde::Serialize for CertificateTemplateOnboard {
             w.optional("titlePattern", &v.title_pattern);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2912,8 +2966,11 @@ impl<'de> serde::Deserialize<'de> for CertificateTemplateOnboard {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<CertificateTemplateOnboard, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            CertificateTemplateOnboard,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = CertificateTemplateOnboard {
                 common_name_pattern: f.optional("commonNamePattern"),
                 certificate_authority_id: f.optional("certificateAuthorityId"),
@@ -2947,7 +3004,7 @@ impl<'de> serde::Deserialize<'de> for CertificateTemplateOnboard {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("CertificateTemplateOnboard"))
     }
 }
@@ -3151,7 +3208,7 @@ pub struct Chromebook {
 }
 impl serde::Serialize for Chromebook {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Chromebook, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Chromebook, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("apiKey", &v.api_key);
             w.optional("certRemovalType", &v.cert_removal_type);
             w.optional("enrollmentType", &v.enrollment_type);
@@ -3169,7 +3226,7 @@ impl serde::Serialize for Chromebook {
             w.optional("enrollmentUrl", &v.enrollment_url);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3179,8 +3236,8 @@ impl<'de> serde::Deserialize<'de> for Chromebook {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Chromebook, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Chromebook, ruckus_one_runtime::internal::object::FieldError> {
             let value = Chromebook {
                 api_key: f.optional("apiKey"),
                 cert_removal_type: f.optional("certRemovalType"),
@@ -3202,7 +3259,7 @@ impl<'de> serde::Deserialize<'de> for Chromebook {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Chromebook"))
     }
 }
@@ -3453,7 +3510,7 @@ impl serde::Serialize for DeviceCertQueryResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &DeviceCertQueryResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -3462,7 +3519,7 @@ impl serde::Serialize for DeviceCertQueryResponse {
             w.optional("data", &v.data);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3472,8 +3529,11 @@ impl<'de> serde::Deserialize<'de> for DeviceCertQueryResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DeviceCertQueryResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            DeviceCertQueryResponse,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = DeviceCertQueryResponse {
                 fields: f.optional("fields"),
                 total_count: f.optional("totalCount"),
@@ -3485,7 +3545,7 @@ impl<'de> serde::Deserialize<'de> for DeviceCertQueryResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DeviceCertQueryResponse"))
     }
 }
@@ -3583,7 +3643,10 @@ pub struct DeviceCertificate {
 }
 impl serde::Serialize for DeviceCertificate {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DeviceCertificate, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DeviceCertificate,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("commonName", &v.common_name);
             w.optional("createDate", &v.create_date);
@@ -3616,7 +3679,7 @@ impl serde::Serialize for DeviceCertificate {
             w.optional("keyUsage", &v.key_usage);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3626,8 +3689,11 @@ impl<'de> serde::Deserialize<'de> for DeviceCertificate {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DeviceCertificate, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            DeviceCertificate,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = DeviceCertificate {
                 id: f.optional("id"),
                 common_name: f.optional("commonName"),
@@ -3664,7 +3730,7 @@ impl<'de> serde::Deserialize<'de> for DeviceCertificate {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DeviceCertificate"))
     }
 }
@@ -4019,7 +4085,7 @@ pub struct MsiPackage {
 }
 impl serde::Serialize for MsiPackage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &MsiPackage, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &MsiPackage, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.optional("description", &v.description);
             w.optional("enabled", &v.enabled);
@@ -4034,7 +4100,7 @@ impl serde::Serialize for MsiPackage {
             w.field("usernameVariableSource", &v.username_variable_source);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4044,8 +4110,8 @@ impl<'de> serde::Deserialize<'de> for MsiPackage {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MsiPackage, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<MsiPackage, ruckus_one_runtime::internal::object::FieldError> {
             let value = MsiPackage {
                 id: f.optional("id"),
                 description: f.optional("description"),
@@ -4064,7 +4130,7 @@ impl<'de> serde::Deserialize<'de> for MsiPackage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MsiPackage"))
     }
 }
@@ -4315,7 +4381,10 @@ pub struct Notification {
 }
 impl serde::Serialize for Notification {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Notification, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &Notification,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("dateValue", &v.date_value);
             w.optional("emailSubject", &v.email_subject);
@@ -4329,7 +4398,7 @@ impl serde::Serialize for Notification {
             w.optional("staticDerivedDateType", &v.static_derived_date_type);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4339,8 +4408,8 @@ impl<'de> serde::Deserialize<'de> for Notification {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Notification, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Notification, ruckus_one_runtime::internal::object::FieldError> {
             let value = Notification {
                 id: f.optional("id"),
                 date_value: f.optional("dateValue"),
@@ -4358,7 +4427,7 @@ impl<'de> serde::Deserialize<'de> for Notification {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Notification"))
     }
 }
@@ -4613,7 +4682,7 @@ pub struct Onboard {
 }
 impl serde::Serialize for Onboard {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Onboard, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Onboard, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.field("commonNamePattern", &v.common_name_pattern);
             w.optional("emailPattern", &v.email_pattern);
             w.field("notAfterType", &v.not_after_type);
@@ -4631,7 +4700,7 @@ impl serde::Serialize for Onboard {
             w.optional("certificateAuthorityName", &v.certificate_authority_name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4641,8 +4710,8 @@ impl<'de> serde::Deserialize<'de> for Onboard {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Onboard, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Onboard, ruckus_one_runtime::internal::object::FieldError> {
             let value = Onboard {
                 common_name_pattern: f.required("commonNamePattern")?,
                 email_pattern: f.optional("emailPattern"),
@@ -4664,7 +4733,7 @@ impl<'de> serde::Deserialize<'de> for Onboard {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Onboard"))
     }
 }
@@ -4914,7 +4983,7 @@ pub struct Page {
 }
 impl serde::Serialize for Page {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Page, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Page, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("totalPages", &v.total_pages);
             w.optional("totalElements", &v.total_elements);
             w.optional("size", &v.size);
@@ -4928,7 +4997,7 @@ impl serde::Serialize for Page {
             w.optional("empty", &v.empty);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4938,8 +5007,8 @@ impl<'de> serde::Deserialize<'de> for Page {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Page, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Page, ruckus_one_runtime::internal::object::FieldError> {
             let value = Page {
                 total_pages: f.optional("totalPages"),
                 total_elements: f.optional("totalElements"),
@@ -4957,7 +5026,7 @@ impl<'de> serde::Deserialize<'de> for Page {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Page"))
     }
 }
@@ -5071,7 +5140,10 @@ pub struct RadiusProfileCaPage {
 }
 impl serde::Serialize for RadiusProfileCaPage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &RadiusProfileCaPage, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &RadiusProfileCaPage,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("page", &v.page);
             w.optional("totalCount", &v.total_count);
             w.optional("data", &v.data);
@@ -5079,7 +5151,7 @@ impl serde::Serialize for RadiusProfileCaPage {
             w.optional("totalPages", &v.total_pages);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5089,8 +5161,11 @@ impl<'de> serde::Deserialize<'de> for RadiusProfileCaPage {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<RadiusProfileCaPage, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            RadiusProfileCaPage,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = RadiusProfileCaPage {
                 page: f.optional("page"),
                 total_count: f.optional("totalCount"),
@@ -5102,7 +5177,7 @@ impl<'de> serde::Deserialize<'de> for RadiusProfileCaPage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("RadiusProfileCaPage"))
     }
 }
@@ -5179,7 +5254,7 @@ impl serde::Serialize for RadiusProfileCertificatePage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &RadiusProfileCertificatePage,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("page", &v.page);
             w.optional("totalCount", &v.total_count);
@@ -5188,7 +5263,7 @@ impl serde::Serialize for RadiusProfileCertificatePage {
             w.optional("totalPages", &v.total_pages);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5198,10 +5273,10 @@ impl<'de> serde::Deserialize<'de> for RadiusProfileCertificatePage {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             RadiusProfileCertificatePage,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = RadiusProfileCertificatePage {
                 page: f.optional("page"),
@@ -5214,7 +5289,7 @@ impl<'de> serde::Deserialize<'de> for RadiusProfileCertificatePage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("RadiusProfileCertificatePage"))
     }
 }
@@ -5272,11 +5347,14 @@ pub struct SamlIdpProfileAction {
 }
 impl serde::Serialize for SamlIdpProfileAction {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SamlIdpProfileAction, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &SamlIdpProfileAction,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("action", &v.action);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5286,8 +5364,11 @@ impl<'de> serde::Deserialize<'de> for SamlIdpProfileAction {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SamlIdpProfileAction, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            SamlIdpProfileAction,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = SamlIdpProfileAction {
                 action: f.optional("action"),
                 additional_fields: f.rest(),
@@ -5295,7 +5376,7 @@ impl<'de> serde::Deserialize<'de> for SamlIdpProfileAction {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SamlIdpProfileAction"))
     }
 }
@@ -5402,7 +5483,7 @@ impl serde::Serialize for SamlIdpProfileRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &SamlIdpProfileRequest,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("name", &v.name);
             w.optional("metadata", &v.metadata);
@@ -5424,7 +5505,7 @@ impl serde::Serialize for SamlIdpProfileRequest {
             w.optional("wifiNetworkIds", &v.wifi_network_ids);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5434,8 +5515,11 @@ impl<'de> serde::Deserialize<'de> for SamlIdpProfileRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SamlIdpProfileRequest, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            SamlIdpProfileRequest,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = SamlIdpProfileRequest {
                 name: f.required("name")?,
                 metadata: f.optional("metadata"),
@@ -5456,7 +5540,7 @@ impl<'de> serde::Deserialize<'de> for SamlIdpProfileRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SamlIdpProfileRequest"))
     }
 }
@@ -5589,7 +5673,7 @@ pub struct ScepKey {
 }
 impl serde::Serialize for ScepKey {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ScepKey, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &ScepKey, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("challengePassword", &v.challenge_password);
             w.optional("overrideDays", &v.override_days);
             w.optional("id", &v.id);
@@ -5610,7 +5694,7 @@ impl serde::Serialize for ScepKey {
             w.optional("enrollmentUrl", &v.enrollment_url);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5620,8 +5704,8 @@ impl<'de> serde::Deserialize<'de> for ScepKey {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ScepKey, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ScepKey, ruckus_one_runtime::internal::object::FieldError> {
             let value = ScepKey {
                 challenge_password: f.optional("challengePassword"),
                 override_days: f.optional("overrideDays"),
@@ -5646,7 +5730,7 @@ impl<'de> serde::Deserialize<'de> for ScepKey {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ScepKey"))
     }
 }
@@ -6053,12 +6137,15 @@ pub struct TemplateFilters {
 }
 impl serde::Serialize for TemplateFilters {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &TemplateFilters, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &TemplateFilters,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("caId", &v.ca_id);
             w.optional("networkId", &v.network_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6068,8 +6155,8 @@ impl<'de> serde::Deserialize<'de> for TemplateFilters {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<TemplateFilters, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<TemplateFilters, ruckus_one_runtime::internal::object::FieldError> {
             let value = TemplateFilters {
                 ca_id: f.optional("caId"),
                 network_id: f.optional("networkId"),
@@ -6078,7 +6165,7 @@ impl<'de> serde::Deserialize<'de> for TemplateFilters {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("TemplateFilters"))
     }
 }
@@ -6121,12 +6208,12 @@ pub struct UpdateCa {
 }
 impl serde::Serialize for UpdateCa {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &UpdateCa, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &UpdateCa, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("name", &v.name);
             w.optional("description", &v.description);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6136,8 +6223,8 @@ impl<'de> serde::Deserialize<'de> for UpdateCa {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<UpdateCa, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<UpdateCa, ruckus_one_runtime::internal::object::FieldError> {
             let value = UpdateCa {
                 name: f.optional("name"),
                 description: f.optional("description"),
@@ -6146,7 +6233,7 @@ impl<'de> serde::Deserialize<'de> for UpdateCa {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("UpdateCa"))
     }
 }
@@ -6187,11 +6274,14 @@ pub struct UpdateCertificate {
 }
 impl serde::Serialize for UpdateCertificate {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &UpdateCertificate, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &UpdateCertificate,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("revocationReason", &v.revocation_reason);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6201,8 +6291,11 @@ impl<'de> serde::Deserialize<'de> for UpdateCertificate {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<UpdateCertificate, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            UpdateCertificate,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = UpdateCertificate {
                 revocation_reason: f.optional("revocationReason"),
                 additional_fields: f.rest(),
@@ -6210,7 +6303,7 @@ impl<'de> serde::Deserialize<'de> for UpdateCertificate {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("UpdateCertificate"))
     }
 }
@@ -6255,7 +6348,7 @@ impl serde::Serialize for UpdateCertificateTemplate {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &UpdateCertificateTemplate,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("description", &v.description);
             w.optional("name", &v.name);
@@ -6266,7 +6359,7 @@ impl serde::Serialize for UpdateCertificateTemplate {
             w.optional("algorithm", &v.algorithm);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6276,8 +6369,11 @@ impl<'de> serde::Deserialize<'de> for UpdateCertificateTemplate {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<UpdateCertificateTemplate, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            UpdateCertificateTemplate,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = UpdateCertificateTemplate {
                 description: f.optional("description"),
                 name: f.optional("name"),
@@ -6291,7 +6387,7 @@ impl<'de> serde::Deserialize<'de> for UpdateCertificateTemplate {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("UpdateCertificateTemplate"))
     }
 }
@@ -6370,7 +6466,7 @@ impl serde::Serialize for UpdateServerCertificate {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &UpdateServerCertificate,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("name", &v.name);
             w.optional("revocationReason", &v.revocation_reason);
@@ -6378,7 +6474,7 @@ impl serde::Serialize for UpdateServerCertificate {
             w.optional("notAfterDate", &v.not_after_date);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6388,8 +6484,11 @@ impl<'de> serde::Deserialize<'de> for UpdateServerCertificate {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<UpdateServerCertificate, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            UpdateServerCertificate,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = UpdateServerCertificate {
                 name: f.optional("name"),
                 revocation_reason: f.optional("revocationReason"),
@@ -6400,7 +6499,7 @@ impl<'de> serde::Deserialize<'de> for UpdateServerCertificate {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("UpdateServerCertificate"))
     }
 }

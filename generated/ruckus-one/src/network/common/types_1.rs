@@ -31,7 +31,7 @@ pub struct AaaServer {
 #[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl serde::Serialize for AaaServer {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AaaServer, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &AaaServer, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("name", &v.name);
             w.optional("username", &v.username);
             w.optional("password", &v.password);
@@ -44,7 +44,7 @@ impl serde::Serialize for AaaServer {
             w.optional("authPort", &v.auth_port);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -55,8 +55,8 @@ impl<'de> serde::Deserialize<'de> for AaaServer {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AaaServer, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AaaServer, ruckus_one_runtime::internal::object::FieldError> {
             let value = AaaServer {
                 name: f.optional("name"),
                 username: f.optional("username"),
@@ -73,7 +73,7 @@ impl<'de> serde::Deserialize<'de> for AaaServer {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AaaServer"))
     }
 }
@@ -186,7 +186,10 @@ pub struct AaaServerBo {
 #[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl serde::Serialize for AaaServerBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AaaServerBo, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AaaServerBo,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("acctPort", &v.acct_port);
             w.optional("authPort", &v.auth_port);
@@ -202,7 +205,7 @@ impl serde::Serialize for AaaServerBo {
             w.optional("authEnable", &v.auth_enable);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -213,8 +216,8 @@ impl<'de> serde::Deserialize<'de> for AaaServerBo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AaaServerBo, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AaaServerBo, ruckus_one_runtime::internal::object::FieldError> {
             let value = AaaServerBo {
                 id: f.optional("id"),
                 acct_port: f.optional("acctPort"),
@@ -234,7 +237,7 @@ impl<'de> serde::Deserialize<'de> for AaaServerBo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AaaServerBo"))
     }
 }
@@ -510,7 +513,10 @@ pub struct AaaServerV1 {
 #[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl serde::Serialize for AaaServerV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AaaServerV1, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AaaServerV1,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.optional("username", &v.username);
@@ -527,7 +533,7 @@ impl serde::Serialize for AaaServerV1 {
             w.optional("aaaServerViewList", &v.aaa_server_view_list);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -538,8 +544,8 @@ impl<'de> serde::Deserialize<'de> for AaaServerV1 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AaaServerV1, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AaaServerV1, ruckus_one_runtime::internal::object::FieldError> {
             let value = AaaServerV1 {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -560,7 +566,7 @@ impl<'de> serde::Deserialize<'de> for AaaServerV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AaaServerV1"))
     }
 }
@@ -682,12 +688,15 @@ pub struct AaaSettingResponse {
 #[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl serde::Serialize for AaaSettingResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AaaSettingResponse, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AaaSettingResponse,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -698,8 +707,11 @@ impl<'de> serde::Deserialize<'de> for AaaSettingResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AaaSettingResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AaaSettingResponse,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AaaSettingResponse {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
@@ -708,7 +720,7 @@ impl<'de> serde::Deserialize<'de> for AaaSettingResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AaaSettingResponse"))
     }
 }
@@ -774,7 +786,10 @@ pub struct AaaSettingView {
 #[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl serde::Serialize for AaaSettingView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AaaSettingView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AaaSettingView,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("authnEnabledSsh", &v.authn_enabled_ssh);
             w.optional("authnFirstPref", &v.authn_first_pref);
@@ -801,7 +816,7 @@ impl serde::Serialize for AaaSettingView {
             w.optional("acctExecThirdServer", &v.acct_exec_third_server);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -812,8 +827,8 @@ impl<'de> serde::Deserialize<'de> for AaaSettingView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AaaSettingView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AaaSettingView, ruckus_one_runtime::internal::object::FieldError> {
             let value = AaaSettingView {
                 id: f.optional("id"),
                 authn_enabled_ssh: f.optional("authnEnabledSsh"),
@@ -844,7 +859,7 @@ impl<'de> serde::Deserialize<'de> for AaaSettingView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AaaSettingView"))
     }
 }
@@ -1034,7 +1049,10 @@ pub struct AaaWifiNetwork {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for AaaWifiNetwork {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AaaWifiNetwork, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AaaWifiNetwork,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.field("name", &v.name);
             w.optional("description", &v.description);
@@ -1046,7 +1064,7 @@ impl serde::Serialize for AaaWifiNetwork {
             w.optional("venues", &v.venues);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1057,8 +1075,8 @@ impl<'de> serde::Deserialize<'de> for AaaWifiNetwork {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AaaWifiNetwork, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AaaWifiNetwork, ruckus_one_runtime::internal::object::FieldError> {
             let value = AaaWifiNetwork {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -1074,7 +1092,7 @@ impl<'de> serde::Deserialize<'de> for AaaWifiNetwork {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AaaWifiNetwork"))
     }
 }
@@ -1169,7 +1187,10 @@ pub struct AaaWifiNetworkVenue {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for AaaWifiNetworkVenue {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AaaWifiNetworkVenue, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AaaWifiNetworkVenue,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("allApGroupsRadio", &v.all_ap_groups_radio);
             w.optional("allApGroupsRadioTypes", &v.all_ap_groups_radio_types);
             w.optional("dual5gEnabled", &v.dual5g_enabled);
@@ -1180,7 +1201,7 @@ impl serde::Serialize for AaaWifiNetworkVenue {
             w.optional("venueId", &v.venue_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1191,8 +1212,11 @@ impl<'de> serde::Deserialize<'de> for AaaWifiNetworkVenue {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AaaWifiNetworkVenue, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AaaWifiNetworkVenue,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AaaWifiNetworkVenue {
                 all_ap_groups_radio: f.optional("allApGroupsRadio"),
                 all_ap_groups_radio_types: f.optional("allApGroupsRadioTypes"),
@@ -1207,7 +1231,7 @@ impl<'de> serde::Deserialize<'de> for AaaWifiNetworkVenue {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AaaWifiNetworkVenue"))
     }
 }
@@ -1304,7 +1328,10 @@ pub struct AaaWifiWlan {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for AaaWifiWlan {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AaaWifiWlan, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AaaWifiWlan,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("advancedCustomization", &v.advanced_customization);
             w.optional("bypassCNA", &v.bypass_cna);
             w.optional(
@@ -1319,7 +1346,7 @@ impl serde::Serialize for AaaWifiWlan {
             w.optional("wlanSecurity", &v.wlan_security);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1330,8 +1357,8 @@ impl<'de> serde::Deserialize<'de> for AaaWifiWlan {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AaaWifiWlan, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AaaWifiWlan, ruckus_one_runtime::internal::object::FieldError> {
             let value = AaaWifiWlan {
                 advanced_customization: f.optional("advancedCustomization"),
                 bypass_cna: f.optional("bypassCNA"),
@@ -1348,7 +1375,7 @@ impl<'de> serde::Deserialize<'de> for AaaWifiWlan {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AaaWifiWlan"))
     }
 }
@@ -1508,14 +1535,17 @@ pub struct AccessControlProfile {
 )]
 impl serde::Serialize for AccessControlProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AccessControlProfile, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AccessControlProfile,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("description", &v.description);
             w.optional("id", &v.id);
             w.field("name", &v.name);
             w.optional("rateLimiting", &v.rate_limiting);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1528,8 +1558,11 @@ impl<'de> serde::Deserialize<'de> for AccessControlProfile {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AccessControlProfile, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AccessControlProfile,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AccessControlProfile {
                 description: f.optional("description"),
                 id: f.optional("id"),
@@ -1540,7 +1573,7 @@ impl<'de> serde::Deserialize<'de> for AccessControlProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AccessControlProfile"))
     }
 }
@@ -1612,7 +1645,7 @@ impl serde::Serialize for AccessControlProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &AccessControlProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
@@ -1629,7 +1662,7 @@ impl serde::Serialize for AccessControlProfileQueryData {
             w.optional("wifiNetworkIds", &v.wifi_network_ids);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1642,10 +1675,10 @@ impl<'de> serde::Deserialize<'de> for AccessControlProfileQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             AccessControlProfileQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = AccessControlProfileQueryData {
                 id: f.optional("id"),
@@ -1666,7 +1699,7 @@ impl<'de> serde::Deserialize<'de> for AccessControlProfileQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AccessControlProfileQueryData"))
     }
 }
@@ -1792,7 +1825,7 @@ pub struct AclBo {
 )]
 impl serde::Serialize for AclBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AclBo, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &AclBo, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.optional("switchId", &v.switch_id);
             w.optional("name", &v.name);
@@ -1801,7 +1834,7 @@ impl serde::Serialize for AclBo {
             w.optional("uniqueName", &v.unique_name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1817,8 +1850,8 @@ impl<'de> serde::Deserialize<'de> for AclBo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AclBo, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AclBo, ruckus_one_runtime::internal::object::FieldError> {
             let value = AclBo {
                 id: f.optional("id"),
                 switch_id: f.optional("switchId"),
@@ -1831,7 +1864,7 @@ impl<'de> serde::Deserialize<'de> for AclBo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AclBo"))
     }
 }
@@ -1928,7 +1961,7 @@ pub struct AclRuleBo {
 )]
 impl serde::Serialize for AclRuleBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AclRuleBo, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &AclRuleBo, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.optional("sequence", &v.sequence);
             w.optional("action", &v.action);
@@ -1943,7 +1976,7 @@ impl serde::Serialize for AclRuleBo {
             w.optional("typeIp", &v.type_ip);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1959,8 +1992,8 @@ impl<'de> serde::Deserialize<'de> for AclRuleBo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AclRuleBo, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AclRuleBo, ruckus_one_runtime::internal::object::FieldError> {
             let value = AclRuleBo {
                 id: f.optional("id"),
                 sequence: f.optional("sequence"),
@@ -1979,7 +2012,7 @@ impl<'de> serde::Deserialize<'de> for AclRuleBo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AclRuleBo"))
     }
 }
@@ -2120,7 +2153,10 @@ pub struct AclRuleView {
 )]
 impl serde::Serialize for AclRuleView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AclRuleView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AclRuleView,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("sequence", &v.sequence);
             w.optional("action", &v.action);
@@ -2134,7 +2170,7 @@ impl serde::Serialize for AclRuleView {
             w.optional("internalPriority", &v.internal_priority);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2152,8 +2188,8 @@ impl<'de> serde::Deserialize<'de> for AclRuleView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AclRuleView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AclRuleView, ruckus_one_runtime::internal::object::FieldError> {
             let value = AclRuleView {
                 id: f.optional("id"),
                 sequence: f.optional("sequence"),
@@ -2171,7 +2207,7 @@ impl<'de> serde::Deserialize<'de> for AclRuleView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AclRuleView"))
     }
 }
@@ -2401,7 +2437,7 @@ pub struct AclView {
 )]
 impl serde::Serialize for AclView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AclView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &AclView, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.optional("aclType", &v.acl_type);
@@ -2409,7 +2445,7 @@ impl serde::Serialize for AclView {
             w.optional("aclViewList", &v.acl_view_list);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2427,8 +2463,8 @@ impl<'de> serde::Deserialize<'de> for AclView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AclView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AclView, ruckus_one_runtime::internal::object::FieldError> {
             let value = AclView {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -2440,7 +2476,7 @@ impl<'de> serde::Deserialize<'de> for AclView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AclView"))
     }
 }
@@ -2522,14 +2558,14 @@ impl serde::Serialize for AcxCliTemplateVariableBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &AcxCliTemplateVariableBo,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("name", &v.name);
             w.optional("value", &v.value);
             w.optional("type", &v.type_);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2545,8 +2581,11 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateVariableBo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AcxCliTemplateVariableBo, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AcxCliTemplateVariableBo,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AcxCliTemplateVariableBo {
                 name: f.optional("name"),
                 value: f.optional("value"),
@@ -2556,7 +2595,7 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateVariableBo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AcxCliTemplateVariableBo"))
     }
 }
@@ -2634,7 +2673,7 @@ impl serde::Serialize for AcxCliTemplateVariableView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &AcxCliTemplateVariableView,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("name", &v.name);
             w.optional("type", &v.type_);
@@ -2646,7 +2685,7 @@ impl serde::Serialize for AcxCliTemplateVariableView {
             w.optional("subMask", &v.sub_mask);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2662,8 +2701,11 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateVariableView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AcxCliTemplateVariableView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AcxCliTemplateVariableView,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AcxCliTemplateVariableView {
                 name: f.optional("name"),
                 type_: f.optional("type"),
@@ -2678,7 +2720,7 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateVariableView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AcxCliTemplateVariableView"))
     }
 }
@@ -2876,7 +2918,7 @@ impl serde::Serialize for AcxVenueCliTemplateBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &AcxVenueCliTemplateBo,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
@@ -2887,7 +2929,7 @@ impl serde::Serialize for AcxVenueCliTemplateBo {
             w.optional("customizedSerialSet", &v.customized_serial_set);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2903,8 +2945,11 @@ impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateBo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AcxVenueCliTemplateBo, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AcxVenueCliTemplateBo,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AcxVenueCliTemplateBo {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -2918,7 +2963,7 @@ impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateBo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AcxVenueCliTemplateBo"))
     }
 }
@@ -3016,7 +3061,7 @@ impl serde::Serialize for AcxVenueCliTemplateView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &AcxVenueCliTemplateView,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
@@ -3026,7 +3071,7 @@ impl serde::Serialize for AcxVenueCliTemplateView {
             w.optional("overwrite", &v.overwrite);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3042,8 +3087,11 @@ impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AcxVenueCliTemplateView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AcxVenueCliTemplateView,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AcxVenueCliTemplateView {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -3056,7 +3104,7 @@ impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AcxVenueCliTemplateView"))
     }
 }
@@ -3148,7 +3196,7 @@ impl serde::Serialize for AcxVenueCliTemplateViewV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &AcxVenueCliTemplateViewV1,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
@@ -3158,7 +3206,7 @@ impl serde::Serialize for AcxVenueCliTemplateViewV1 {
             w.optional("overwrite", &v.overwrite);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3174,8 +3222,11 @@ impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateViewV1 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AcxVenueCliTemplateViewV1, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AcxVenueCliTemplateViewV1,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AcxVenueCliTemplateViewV1 {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -3188,7 +3239,7 @@ impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateViewV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AcxVenueCliTemplateViewV1"))
     }
 }
@@ -3283,7 +3334,7 @@ impl serde::Serialize for AdaptiveRadiusWorkflowQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &AdaptiveRadiusWorkflowQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("sortField", &v.sort_field);
             w.optional("sortOrder", &v.sort_order);
@@ -3292,7 +3343,7 @@ impl serde::Serialize for AdaptiveRadiusWorkflowQueryData {
             w.optional("filters", &v.filters);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3309,10 +3360,10 @@ impl<'de> serde::Deserialize<'de> for AdaptiveRadiusWorkflowQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             AdaptiveRadiusWorkflowQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = AdaptiveRadiusWorkflowQueryData {
                 sort_field: f.optional("sortField"),
@@ -3325,7 +3376,7 @@ impl<'de> serde::Deserialize<'de> for AdaptiveRadiusWorkflowQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AdaptiveRadiusWorkflowQueryData"))
     }
 }
@@ -3544,7 +3595,7 @@ pub struct AfcInfo {
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl serde::Serialize for AfcInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AfcInfo, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &AfcInfo, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("minPowerDbm", &v.min_power_dbm);
             w.optional("maxPowerDbm", &v.max_power_dbm);
             w.optional("availableChannel", &v.available_channel);
@@ -3554,7 +3605,7 @@ impl serde::Serialize for AfcInfo {
             w.optional("geoLocation", &v.geo_location);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3565,8 +3616,8 @@ impl<'de> serde::Deserialize<'de> for AfcInfo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AfcInfo, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AfcInfo, ruckus_one_runtime::internal::object::FieldError> {
             let value = AfcInfo {
                 min_power_dbm: f.optional("minPowerDbm"),
                 max_power_dbm: f.optional("maxPowerDbm"),
@@ -3580,7 +3631,7 @@ impl<'de> serde::Deserialize<'de> for AfcInfo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AfcInfo"))
     }
 }
@@ -3656,13 +3707,16 @@ pub struct ApActivation {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
 impl serde::Serialize for ApActivation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApActivation, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApActivation,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("venueId", &v.venue_id);
             w.optional("apSerialNumber", &v.ap_serial_number);
             w.optional("portId", &v.port_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3673,8 +3727,8 @@ impl<'de> serde::Deserialize<'de> for ApActivation {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApActivation, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApActivation, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApActivation {
                 venue_id: f.optional("venueId"),
                 ap_serial_number: f.optional("apSerialNumber"),
@@ -3684,7 +3738,7 @@ impl<'de> serde::Deserialize<'de> for ApActivation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApActivation"))
     }
 }
@@ -3796,14 +3850,14 @@ for ApCompatibilityPageApCompatibilityIncompatibleFeatureIncompatibleDevice {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ApCompatibilityPageApCompatibilityIncompatibleFeatureIncompatibleDevice,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("count", &v.count);
             w.optional("firmware", &v.firmware);
             w.optional("model", &v.model);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3815,10 +3869,10 @@ for ApCompatibilityPageApCompatibilityIncompatibleFeatureIncompatibleDevice {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             ApCompatibilityPageApCompatibilityIncompatibleFeatureIncompatibleDevice,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ApCompatibilityPageApCompatibilityIncompatibleFeatureIncompatibleDevice {
                 count: f.optional("count"),
@@ -3829,7 +3883,7 @@ for ApCompatibilityPageApCompatibilityIncompatibleFeatureIncompatibleDevice {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| {
                 e
@@ -3889,14 +3943,17 @@ pub struct ApCompatibilityRow {
 #[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-networks"))]
 impl serde::Serialize for ApCompatibilityRow {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApCompatibilityRow, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApCompatibilityRow,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("incompatible", &v.incompatible);
             w.optional("incompatibleFeatures", &v.incompatible_features);
             w.optional("total", &v.total);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3907,8 +3964,11 @@ impl<'de> serde::Deserialize<'de> for ApCompatibilityRow {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApCompatibilityRow, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ApCompatibilityRow,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ApCompatibilityRow {
                 id: f.optional("id"),
                 incompatible: f.optional("incompatible"),
@@ -3919,7 +3979,7 @@ impl<'de> serde::Deserialize<'de> for ApCompatibilityRow {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApCompatibilityRow"))
     }
 }
@@ -3985,7 +4045,7 @@ pub struct ApCreation {
 #[cfg(any(feature = "network-venue-ap-groups", feature = "network-wireless-aps"))]
 impl serde::Serialize for ApCreation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApCreation, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &ApCreation, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("description", &v.description);
             w.optional("deviceGps", &v.device_gps);
             w.optional("model", &v.model);
@@ -3994,7 +4054,7 @@ impl serde::Serialize for ApCreation {
             w.optional("tags", &v.tags);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4005,8 +4065,8 @@ impl<'de> serde::Deserialize<'de> for ApCreation {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApCreation, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApCreation, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApCreation {
                 description: f.optional("description"),
                 device_gps: f.optional("deviceGps"),
@@ -4019,7 +4079,7 @@ impl<'de> serde::Deserialize<'de> for ApCreation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApCreation"))
     }
 }
@@ -4178,13 +4238,13 @@ impl serde::Serialize for ApFirmwareScheduleData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ApFirmwareScheduleData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("startDateTime", &v.start_date_time);
             w.optional("versionInfo", &v.version_info);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4195,8 +4255,11 @@ impl<'de> serde::Deserialize<'de> for ApFirmwareScheduleData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApFirmwareScheduleData, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ApFirmwareScheduleData,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ApFirmwareScheduleData {
                 start_date_time: f.optional("startDateTime"),
                 version_info: f.optional("versionInfo"),
@@ -4205,7 +4268,7 @@ impl<'de> serde::Deserialize<'de> for ApFirmwareScheduleData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApFirmwareScheduleData"))
     }
 }
@@ -4255,14 +4318,14 @@ impl serde::Serialize for ApFirmwareVersionInfoData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ApFirmwareVersionInfoData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("version", &v.version);
             w.optional("type", &v.type_);
             w.optional("category", &v.category);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4273,8 +4336,11 @@ impl<'de> serde::Deserialize<'de> for ApFirmwareVersionInfoData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApFirmwareVersionInfoData, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ApFirmwareVersionInfoData,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ApFirmwareVersionInfoData {
                 version: f.optional("version"),
                 type_: f.optional("type"),
@@ -4284,7 +4350,7 @@ impl<'de> serde::Deserialize<'de> for ApFirmwareVersionInfoData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApFirmwareVersionInfoData"))
     }
 }
@@ -4351,7 +4417,10 @@ pub struct ApGroupQueryData {
 )]
 impl serde::Serialize for ApGroupQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApGroupQueryData, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApGroupQueryData,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.optional("description", &v.description);
@@ -4365,7 +4434,7 @@ impl serde::Serialize for ApGroupQueryData {
             w.optional("venueName", &v.venue_name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4378,8 +4447,8 @@ impl<'de> serde::Deserialize<'de> for ApGroupQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApGroupQueryData, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApGroupQueryData, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApGroupQueryData {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -4397,7 +4466,7 @@ impl<'de> serde::Deserialize<'de> for ApGroupQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApGroupQueryData"))
     }
 }
@@ -4505,13 +4574,13 @@ impl serde::Serialize for ApGroupQueryDataMembers {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ApGroupQueryDataMembers,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("count", &v.count);
             w.optional("names", &v.names);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4524,8 +4593,11 @@ impl<'de> serde::Deserialize<'de> for ApGroupQueryDataMembers {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApGroupQueryDataMembers, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ApGroupQueryDataMembers,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ApGroupQueryDataMembers {
                 count: f.optional("count"),
                 names: f.optional("names"),
@@ -4534,7 +4606,7 @@ impl<'de> serde::Deserialize<'de> for ApGroupQueryDataMembers {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApGroupQueryDataMembers"))
     }
 }
@@ -4582,12 +4654,15 @@ pub struct ApLanPortStatus {
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl serde::Serialize for ApLanPortStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApLanPortStatus, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApLanPortStatus,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("port", &v.port);
             w.optional("phyLink", &v.phy_link);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4598,8 +4673,8 @@ impl<'de> serde::Deserialize<'de> for ApLanPortStatus {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApLanPortStatus, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApLanPortStatus, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApLanPortStatus {
                 port: f.optional("port"),
                 phy_link: f.optional("phyLink"),
@@ -4608,7 +4683,7 @@ impl<'de> serde::Deserialize<'de> for ApLanPortStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApLanPortStatus"))
     }
 }
@@ -4666,14 +4741,17 @@ pub struct ApModelCapability {
 }
 impl serde::Serialize for ApModelCapability {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApModelCapability, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApModelCapability,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("bandCombinationCapabilities", &v.band_combination_capabilities);
             w.optional("defaultBandCombination", &v.default_band_combination);
             w.optional("supportBandCombination", &v.support_band_combination);
             w.optional("supportMesh", &v.support_mesh);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4683,8 +4761,11 @@ impl<'de> serde::Deserialize<'de> for ApModelCapability {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApModelCapability, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ApModelCapability,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ApModelCapability {
                 band_combination_capabilities: f.optional("bandCombinationCapabilities"),
                 default_band_combination: f.optional("defaultBandCombination"),
@@ -4695,7 +4776,7 @@ impl<'de> serde::Deserialize<'de> for ApModelCapability {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApModelCapability"))
     }
 }
@@ -4755,13 +4836,13 @@ impl serde::Serialize for ApModelFirmwareMappingData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ApModelFirmwareMappingData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("apModel", &v.ap_model);
             w.optional("firmware", &v.firmware);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4772,8 +4853,11 @@ impl<'de> serde::Deserialize<'de> for ApModelFirmwareMappingData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApModelFirmwareMappingData, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ApModelFirmwareMappingData,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ApModelFirmwareMappingData {
                 ap_model: f.optional("apModel"),
                 firmware: f.optional("firmware"),
@@ -4782,7 +4866,7 @@ impl<'de> serde::Deserialize<'de> for ApModelFirmwareMappingData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApModelFirmwareMappingData"))
     }
 }
@@ -4837,7 +4921,7 @@ pub struct ApRadio {
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl serde::Serialize for ApRadio {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApRadio, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &ApRadio, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("txPower", &v.tx_power);
             w.optional("channel", &v.channel);
             w.optional("actualTxPower", &v.actual_tx_power);
@@ -4848,7 +4932,7 @@ impl serde::Serialize for ApRadio {
             w.optional("radioId", &v.radio_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4859,8 +4943,8 @@ impl<'de> serde::Deserialize<'de> for ApRadio {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApRadio, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApRadio, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApRadio {
                 tx_power: f.optional("txPower"),
                 channel: f.optional("channel"),
@@ -4875,7 +4959,7 @@ impl<'de> serde::Deserialize<'de> for ApRadio {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApRadio"))
     }
 }
@@ -5057,7 +5141,10 @@ pub struct ApStatusData {
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl serde::Serialize for ApStatusData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApStatusData, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApStatusData,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("APRadio", &v.ap_radio);
             w.optional("APSystem", &v.ap_system);
             w.optional("cellularInfo", &v.cellular_info);
@@ -5065,7 +5152,7 @@ impl serde::Serialize for ApStatusData {
             w.optional("lanPortStatus", &v.lan_port_status);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5076,8 +5163,8 @@ impl<'de> serde::Deserialize<'de> for ApStatusData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApStatusData, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApStatusData, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApStatusData {
                 ap_radio: f.optional("APRadio"),
                 ap_system: f.optional("APSystem"),
@@ -5089,7 +5176,7 @@ impl<'de> serde::Deserialize<'de> for ApStatusData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApStatusData"))
     }
 }
@@ -5158,7 +5245,7 @@ pub struct ApSystem {
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl serde::Serialize for ApSystem {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApSystem, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &ApSystem, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("uptime", &v.uptime);
             w.optional("ipType", &v.ip_type);
             w.optional("netmask", &v.netmask);
@@ -5167,7 +5254,7 @@ impl serde::Serialize for ApSystem {
             w.optional("secondaryDnsServer", &v.secondary_dns_server);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5178,8 +5265,8 @@ impl<'de> serde::Deserialize<'de> for ApSystem {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApSystem, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApSystem, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApSystem {
                 uptime: f.optional("uptime"),
                 ip_type: f.optional("ipType"),
@@ -5192,7 +5279,7 @@ impl<'de> serde::Deserialize<'de> for ApSystem {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApSystem"))
     }
 }
@@ -5269,14 +5356,17 @@ pub struct ApplicationPolicy {
 )]
 impl serde::Serialize for ApplicationPolicy {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApplicationPolicy, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApplicationPolicy,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("description", &v.description);
             w.optional("id", &v.id);
             w.field("name", &v.name);
             w.optional("rules", &v.rules);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5289,8 +5379,11 @@ impl<'de> serde::Deserialize<'de> for ApplicationPolicy {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApplicationPolicy, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ApplicationPolicy,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ApplicationPolicy {
                 description: f.optional("description"),
                 id: f.optional("id"),
@@ -5301,7 +5394,7 @@ impl<'de> serde::Deserialize<'de> for ApplicationPolicy {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApplicationPolicy"))
     }
 }
@@ -5372,13 +5465,13 @@ impl serde::Serialize for ApplicationPolicyOperationResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ApplicationPolicyOperationResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5397,10 +5490,10 @@ impl<'de> serde::Deserialize<'de> for ApplicationPolicyOperationResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             ApplicationPolicyOperationResponse,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ApplicationPolicyOperationResponse {
                 request_id: f.optional("requestId"),
@@ -5410,7 +5503,7 @@ impl<'de> serde::Deserialize<'de> for ApplicationPolicyOperationResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApplicationPolicyOperationResponse"))
     }
 }
@@ -5499,7 +5592,7 @@ impl serde::Serialize for ApplicationPolicyRule {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ApplicationPolicyRule,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("accessControl", &v.access_control);
             w.optional("applicationId", &v.application_id);
@@ -5522,7 +5615,7 @@ impl serde::Serialize for ApplicationPolicyRule {
             w.optional("uplink", &v.uplink);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5535,8 +5628,11 @@ impl<'de> serde::Deserialize<'de> for ApplicationPolicyRule {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApplicationPolicyRule, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ApplicationPolicyRule,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ApplicationPolicyRule {
                 access_control: f.optional("accessControl"),
                 application_id: f.optional("applicationId"),
@@ -5562,7 +5658,7 @@ impl<'de> serde::Deserialize<'de> for ApplicationPolicyRule {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApplicationPolicyRule"))
     }
 }
@@ -6069,11 +6165,14 @@ pub struct AsyncAnswer {
 )]
 impl serde::Serialize for AsyncAnswer {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AsyncAnswer, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AsyncAnswer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6110,8 +6209,8 @@ impl<'de> serde::Deserialize<'de> for AsyncAnswer {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AsyncAnswer, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AsyncAnswer, ruckus_one_runtime::internal::object::FieldError> {
             let value = AsyncAnswer {
                 id: f.optional("id"),
                 additional_fields: f.rest(),
@@ -6119,7 +6218,7 @@ impl<'de> serde::Deserialize<'de> for AsyncAnswer {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AsyncAnswer"))
     }
 }
@@ -6253,7 +6352,10 @@ pub struct AsyncResult {
 )]
 impl serde::Serialize for AsyncResult {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AsyncResult, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AsyncResult,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("links", &v.links);
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
@@ -6261,7 +6363,7 @@ impl serde::Serialize for AsyncResult {
             w.optional("name", &v.name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6298,8 +6400,8 @@ impl<'de> serde::Deserialize<'de> for AsyncResult {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AsyncResult, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AsyncResult, ruckus_one_runtime::internal::object::FieldError> {
             let value = AsyncResult {
                 links: f.optional("links"),
                 request_id: f.optional("requestId"),
@@ -6311,7 +6413,7 @@ impl<'de> serde::Deserialize<'de> for AsyncResult {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AsyncResult"))
     }
 }
@@ -6459,7 +6561,10 @@ pub struct AsyncResultLink {
 )]
 impl serde::Serialize for AsyncResultLink {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AsyncResultLink, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AsyncResultLink,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("deprecation", &v.deprecation);
             w.optional("href", &v.href);
             w.optional("hreflang", &v.hreflang);
@@ -6470,7 +6575,7 @@ impl serde::Serialize for AsyncResultLink {
             w.optional("type", &v.type_);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6507,8 +6612,8 @@ impl<'de> serde::Deserialize<'de> for AsyncResultLink {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AsyncResultLink, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AsyncResultLink, ruckus_one_runtime::internal::object::FieldError> {
             let value = AsyncResultLink {
                 deprecation: f.optional("deprecation"),
                 href: f.optional("href"),
@@ -6523,7 +6628,7 @@ impl<'de> serde::Deserialize<'de> for AsyncResultLink {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AsyncResultLink"))
     }
 }
@@ -6930,7 +7035,10 @@ pub struct CapabilitiesApModel {
 )]
 impl serde::Serialize for CapabilitiesApModel {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &CapabilitiesApModel, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &CapabilitiesApModel,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("allowCbandCountry", &v.allow_cband_country);
             w.optional("allowDfsCountry", &v.allow_dfs_country);
             w.optional("bandCombinationCapabilities", &v.band_combination_capabilities);
@@ -6989,7 +7097,7 @@ impl serde::Serialize for CapabilitiesApModel {
             w.optional("poeOutModeCapabilities", &v.poe_out_mode_capabilities);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7006,8 +7114,11 @@ impl<'de> serde::Deserialize<'de> for CapabilitiesApModel {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<CapabilitiesApModel, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            CapabilitiesApModel,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = CapabilitiesApModel {
                 allow_cband_country: f.optional("allowCbandCountry"),
                 allow_dfs_country: f.optional("allowDfsCountry"),
@@ -7064,7 +7175,7 @@ impl<'de> serde::Deserialize<'de> for CapabilitiesApModel {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("CapabilitiesApModel"))
     }
 }
@@ -7436,7 +7547,10 @@ pub struct CapabilitiesLanPort {
 )]
 impl serde::Serialize for CapabilitiesLanPort {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &CapabilitiesLanPort, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &CapabilitiesLanPort,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("defaultType", &v.default_type);
             w.optional("displayLabel", &v.display_label);
             w.optional("id", &v.id);
@@ -7449,7 +7563,7 @@ impl serde::Serialize for CapabilitiesLanPort {
             w.optional("ethernetPortProfileId", &v.ethernet_port_profile_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7467,8 +7581,11 @@ impl<'de> serde::Deserialize<'de> for CapabilitiesLanPort {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<CapabilitiesLanPort, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            CapabilitiesLanPort,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = CapabilitiesLanPort {
                 default_type: f.optional("defaultType"),
                 display_label: f.optional("displayLabel"),
@@ -7485,7 +7602,7 @@ impl<'de> serde::Deserialize<'de> for CapabilitiesLanPort {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("CapabilitiesLanPort"))
     }
 }
@@ -7629,7 +7746,10 @@ pub struct CellularInfo {
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl serde::Serialize for CellularInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &CellularInfo, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &CellularInfo,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("cellularActiveSim", &v.cellular_active_sim);
             w.optional("cellularConnectionStatus", &v.cellular_connection_status);
             w.optional("cellularWanInterface", &v.cellular_wan_interface);
@@ -7684,7 +7804,7 @@ impl serde::Serialize for CellularInfo {
             );
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7695,8 +7815,8 @@ impl<'de> serde::Deserialize<'de> for CellularInfo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<CellularInfo, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<CellularInfo, ruckus_one_runtime::internal::object::FieldError> {
             let value = CellularInfo {
                 cellular_active_sim: f.optional("cellularActiveSim"),
                 cellular_connection_status: f.optional("cellularConnectionStatus"),
@@ -7747,7 +7867,7 @@ impl<'de> serde::Deserialize<'de> for CellularInfo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("CellularInfo"))
     }
 }
@@ -8801,108 +8921,5 @@ impl<'de> serde::Deserialize<'de> for ChannelBandwidth {
     ) -> Result<Self, D::Error> {
         let s = <String as serde::Deserialize>::deserialize(deserializer)?;
         Ok(Self::from(s.as_str()))
-    }
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wireless-aps"
-    )
-)]
-/// Provenance: reference (wifi_api-17.3.3.205.yaml Channels24G).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct Channels24G {
-    pub n_20mhz: Option<Vec<Channel24GHz>>,
-    pub n_40mhz: Option<Vec<Channel24GHz>>,
-    pub auto: Option<Vec<Channel24GHz>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wireless-aps"
-    )
-)]
-impl serde::Serialize for Channels24G {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Channels24G, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("20MHz", &v.n_20mhz);
-            w.optional("40MHz", &v.n_40mhz);
-            w.optional("auto", &v.auto);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wireless-aps"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for Channels24G {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Channels24G, ruckus_one_runtime::object::FieldError> {
-            let value = Channels24G {
-                n_20mhz: f.optional("20MHz"),
-                n_40mhz: f.optional("40MHz"),
-                auto: f.optional("auto"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Channels24G"))
-    }
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wireless-aps"
-    )
-)]
-impl Channels24G {
-    /// Creates a value with every field empty.
-    #[inline]
-    pub fn new() -> Self {
-        Self {
-            n_20mhz: None,
-            n_40mhz: None,
-            auto: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `20MHz`.
-    pub fn with_n_20mhz(mut self, value: impl Into<Vec<Channel24GHz>>) -> Self {
-        self.n_20mhz = Some(value.into());
-        self
-    }
-    /// Sets `40MHz`.
-    pub fn with_n_40mhz(mut self, value: impl Into<Vec<Channel24GHz>>) -> Self {
-        self.n_40mhz = Some(value.into());
-        self
-    }
-    /// Sets `auto`.
-    pub fn with_auto(mut self, value: impl Into<Vec<Channel24GHz>>) -> Self {
-        self.auto = Some(value.into());
-        self
     }
 }

@@ -6,6 +6,112 @@
         feature = "network-wireless-aps"
     )
 )]
+/// Provenance: reference (wifi_api-17.3.3.205.yaml Channels24G).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct Channels24G {
+    pub n_20mhz: Option<Vec<Channel24GHz>>,
+    pub n_40mhz: Option<Vec<Channel24GHz>>,
+    pub auto: Option<Vec<Channel24GHz>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl serde::Serialize for Channels24G {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &Channels24G,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
+            w.optional("20MHz", &v.n_20mhz);
+            w.optional("40MHz", &v.n_40mhz);
+            w.optional("auto", &v.auto);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl<'de> serde::Deserialize<'de> for Channels24G {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Channels24G, ruckus_one_runtime::internal::object::FieldError> {
+            let value = Channels24G {
+                n_20mhz: f.optional("20MHz"),
+                n_40mhz: f.optional("40MHz"),
+                auto: f.optional("auto"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Channels24G"))
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl Channels24G {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            n_20mhz: None,
+            n_40mhz: None,
+            auto: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `20MHz`.
+    pub fn with_n_20mhz(mut self, value: impl Into<Vec<Channel24GHz>>) -> Self {
+        self.n_20mhz = Some(value.into());
+        self
+    }
+    /// Sets `40MHz`.
+    pub fn with_n_40mhz(mut self, value: impl Into<Vec<Channel24GHz>>) -> Self {
+        self.n_40mhz = Some(value.into());
+        self
+    }
+    /// Sets `auto`.
+    pub fn with_auto(mut self, value: impl Into<Vec<Channel24GHz>>) -> Self {
+        self.auto = Some(value.into());
+        self
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels5G).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -31,14 +137,14 @@ pub struct Channels5G {
 )]
 impl serde::Serialize for Channels5G {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Channels5G, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Channels5G, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("dfs", &v.dfs);
             w.optional("indoor", &v.indoor);
             w.optional("indoorForOutdoorAp", &v.indoor_for_outdoor_ap);
             w.optional("outdoor", &v.outdoor);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -55,8 +161,8 @@ impl<'de> serde::Deserialize<'de> for Channels5G {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Channels5G, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Channels5G, ruckus_one_runtime::internal::object::FieldError> {
             let value = Channels5G {
                 dfs: f.optional("dfs"),
                 indoor: f.optional("indoor"),
@@ -67,7 +173,7 @@ impl<'de> serde::Deserialize<'de> for Channels5G {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Channels5G"))
     }
 }
@@ -149,7 +255,7 @@ impl serde::Serialize for Channels5GIndoorOutdoor {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &Channels5GIndoorOutdoor,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("160MHz", &v.n_160mhz);
             w.optional("20MHz", &v.n_20mhz);
@@ -158,7 +264,7 @@ impl serde::Serialize for Channels5GIndoorOutdoor {
             w.optional("auto", &v.auto);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -175,8 +281,11 @@ impl<'de> serde::Deserialize<'de> for Channels5GIndoorOutdoor {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Channels5GIndoorOutdoor, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            Channels5GIndoorOutdoor,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = Channels5GIndoorOutdoor {
                 n_160mhz: f.optional("160MHz"),
                 n_20mhz: f.optional("20MHz"),
@@ -188,7 +297,7 @@ impl<'de> serde::Deserialize<'de> for Channels5GIndoorOutdoor {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Channels5GIndoorOutdoor"))
     }
 }
@@ -275,7 +384,7 @@ impl serde::Serialize for Channels6GIndoorOutdoor {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &Channels6GIndoorOutdoor,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("160MHz", &v.n_160mhz);
             w.optional("20MHz", &v.n_20mhz);
@@ -285,7 +394,7 @@ impl serde::Serialize for Channels6GIndoorOutdoor {
             w.optional("320MHz", &v.n_320mhz);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -302,8 +411,11 @@ impl<'de> serde::Deserialize<'de> for Channels6GIndoorOutdoor {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Channels6GIndoorOutdoor, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            Channels6GIndoorOutdoor,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = Channels6GIndoorOutdoor {
                 n_160mhz: f.optional("160MHz"),
                 n_20mhz: f.optional("20MHz"),
@@ -316,7 +428,7 @@ impl<'de> serde::Deserialize<'de> for Channels6GIndoorOutdoor {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Channels6GIndoorOutdoor"))
     }
 }
@@ -413,7 +525,10 @@ pub struct Channels6Gv11 {
 )]
 impl serde::Serialize for Channels6Gv11 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Channels6Gv11, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &Channels6Gv11,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("160MHz", &v.n_160mhz);
             w.optional("20MHz", &v.n_20mhz);
             w.optional("40MHz", &v.n_40mhz);
@@ -424,7 +539,7 @@ impl serde::Serialize for Channels6Gv11 {
             w.optional("320MHz", &v.n_320mhz);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -441,8 +556,8 @@ impl<'de> serde::Deserialize<'de> for Channels6Gv11 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Channels6Gv11, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Channels6Gv11, ruckus_one_runtime::internal::object::FieldError> {
             let value = Channels6Gv11 {
                 n_160mhz: f.optional("160MHz"),
                 n_20mhz: f.optional("20MHz"),
@@ -457,7 +572,7 @@ impl<'de> serde::Deserialize<'de> for Channels6Gv11 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Channels6Gv11"))
     }
 }
@@ -568,7 +683,7 @@ impl serde::Serialize for CliTemplateVariableBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &CliTemplateVariableBo,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("name", &v.name);
             w.optional("type", &v.type_);
@@ -581,7 +696,7 @@ impl serde::Serialize for CliTemplateVariableBo {
             w.optional("switchVariables", &v.switch_variables);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -597,8 +712,11 @@ impl<'de> serde::Deserialize<'de> for CliTemplateVariableBo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<CliTemplateVariableBo, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            CliTemplateVariableBo,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = CliTemplateVariableBo {
                 name: f.optional("name"),
                 type_: f.optional("type"),
@@ -614,7 +732,7 @@ impl<'de> serde::Deserialize<'de> for CliTemplateVariableBo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("CliTemplateVariableBo"))
     }
 }
@@ -725,13 +843,13 @@ impl serde::Serialize for CliTemplateVariableBoSwitchVariable {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &CliTemplateVariableBoSwitchVariable,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("serialNumbers", &v.serial_numbers);
             w.optional("value", &v.value);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -747,10 +865,10 @@ impl<'de> serde::Deserialize<'de> for CliTemplateVariableBoSwitchVariable {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             CliTemplateVariableBoSwitchVariable,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = CliTemplateVariableBoSwitchVariable {
                 serial_numbers: f.optional("serialNumbers"),
@@ -760,7 +878,7 @@ impl<'de> serde::Deserialize<'de> for CliTemplateVariableBoSwitchVariable {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("CliTemplateVariableBoSwitchVariable"))
     }
 }
@@ -813,13 +931,13 @@ impl serde::Serialize for ClientIsolationOptions {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ClientIsolationOptions,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("autoVrrp", &v.auto_vrrp);
             w.optional("packetsType", &v.packets_type);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -830,8 +948,11 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationOptions {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ClientIsolationOptions, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ClientIsolationOptions,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ClientIsolationOptions {
                 auto_vrrp: f.optional("autoVrrp"),
                 packets_type: f.optional("packetsType"),
@@ -840,7 +961,7 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationOptions {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ClientIsolationOptions"))
     }
 }
@@ -898,11 +1019,14 @@ pub struct ClientRadioStatus {
 )]
 impl serde::Serialize for ClientRadioStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ClientRadioStatus, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ClientRadioStatus,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("type", &v.type_);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -920,8 +1044,11 @@ impl<'de> serde::Deserialize<'de> for ClientRadioStatus {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ClientRadioStatus, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ClientRadioStatus,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ClientRadioStatus {
                 type_: f.optional("type"),
                 additional_fields: f.rest(),
@@ -929,7 +1056,7 @@ impl<'de> serde::Deserialize<'de> for ClientRadioStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ClientRadioStatus"))
     }
 }
@@ -990,13 +1117,13 @@ impl serde::Serialize for ClientVenueInformation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ClientVenueInformation,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1013,8 +1140,11 @@ impl<'de> serde::Deserialize<'de> for ClientVenueInformation {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ClientVenueInformation, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ClientVenueInformation,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ClientVenueInformation {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -1023,7 +1153,7 @@ impl<'de> serde::Deserialize<'de> for ClientVenueInformation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ClientVenueInformation"))
     }
 }
@@ -1073,12 +1203,15 @@ pub struct CloneSettings {
 #[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wifi-templates"))]
 impl serde::Serialize for CloneSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &CloneSettings, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &CloneSettings,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.field("name", &v.name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1089,8 +1222,8 @@ impl<'de> serde::Deserialize<'de> for CloneSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<CloneSettings, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<CloneSettings, ruckus_one_runtime::internal::object::FieldError> {
             let value = CloneSettings {
                 id: f.optional("id"),
                 name: f.required("name")?,
@@ -1099,7 +1232,7 @@ impl<'de> serde::Deserialize<'de> for CloneSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("CloneSettings"))
     }
 }
@@ -1154,7 +1287,10 @@ pub struct ConfigBackupView {
 )]
 impl serde::Serialize for ConfigBackupView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ConfigBackupView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ConfigBackupView,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("createdDate", &v.created_date);
             w.optional("name", &v.name);
@@ -1169,7 +1305,7 @@ impl serde::Serialize for ConfigBackupView {
             w.optional("backupName", &v.backup_name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1182,8 +1318,8 @@ impl<'de> serde::Deserialize<'de> for ConfigBackupView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ConfigBackupView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ConfigBackupView, ruckus_one_runtime::internal::object::FieldError> {
             let value = ConfigBackupView {
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),
@@ -1202,7 +1338,7 @@ impl<'de> serde::Deserialize<'de> for ConfigBackupView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ConfigBackupView"))
     }
 }
@@ -1315,14 +1451,17 @@ pub struct ConfigurationError {
 }
 impl serde::Serialize for ConfigurationError {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ConfigurationError, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ConfigurationError,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("code", &v.code);
             w.optional("message", &v.message);
             w.optional("reason", &v.reason);
             w.optional("suggestion", &v.suggestion);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1332,8 +1471,11 @@ impl<'de> serde::Deserialize<'de> for ConfigurationError {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ConfigurationError, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ConfigurationError,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ConfigurationError {
                 code: f.optional("code"),
                 message: f.optional("message"),
@@ -1344,7 +1486,7 @@ impl<'de> serde::Deserialize<'de> for ConfigurationError {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ConfigurationError"))
     }
 }
@@ -1402,13 +1544,13 @@ impl serde::Serialize for ConfigurationErrorBody {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ConfigurationErrorBody,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("requestId", &v.request_id);
             w.optional("errors", &v.errors);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1418,8 +1560,11 @@ impl<'de> serde::Deserialize<'de> for ConfigurationErrorBody {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ConfigurationErrorBody, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ConfigurationErrorBody,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ConfigurationErrorBody {
                 request_id: f.optional("requestId"),
                 errors: f.optional("errors"),
@@ -1428,7 +1573,7 @@ impl<'de> serde::Deserialize<'de> for ConfigurationErrorBody {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ConfigurationErrorBody"))
     }
 }
@@ -1496,7 +1641,7 @@ impl serde::Serialize for ConfigurationHistoryInfoView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ConfigurationHistoryInfoView,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("switchName", &v.switch_name);
             w.optional("startTime", &v.start_time);
@@ -1510,7 +1655,7 @@ impl serde::Serialize for ConfigurationHistoryInfoView {
             w.optional("dispatchFailedReason", &v.dispatch_failed_reason);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1527,10 +1672,10 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryInfoView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             ConfigurationHistoryInfoView,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ConfigurationHistoryInfoView {
                 switch_name: f.optional("switchName"),
@@ -1548,7 +1693,7 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryInfoView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ConfigurationHistoryInfoView"))
     }
 }
@@ -2021,14 +2166,14 @@ impl serde::Serialize for ConfigurationHistoryView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ConfigurationHistoryView,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("totalCount", &v.total_count);
             w.optional("list", &v.list);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2041,8 +2186,11 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ConfigurationHistoryView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ConfigurationHistoryView,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ConfigurationHistoryView {
                 id: f.optional("id"),
                 total_count: f.optional("totalCount"),
@@ -2052,7 +2200,7 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ConfigurationHistoryView"))
     }
 }
@@ -2113,14 +2261,14 @@ impl serde::Serialize for DeviceAggregationApFirmwareModel {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &DeviceAggregationApFirmwareModel,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("count", &v.count);
             w.optional("firmware", &v.firmware);
             w.optional("model", &v.model);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2131,10 +2279,10 @@ impl<'de> serde::Deserialize<'de> for DeviceAggregationApFirmwareModel {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             DeviceAggregationApFirmwareModel,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = DeviceAggregationApFirmwareModel {
                 count: f.optional("count"),
@@ -2145,7 +2293,7 @@ impl<'de> serde::Deserialize<'de> for DeviceAggregationApFirmwareModel {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DeviceAggregationApFirmwareModel"))
     }
 }
@@ -2195,12 +2343,12 @@ pub struct DeviceGps {
 #[cfg(any(feature = "network-venue-ap-groups", feature = "network-wireless-aps"))]
 impl serde::Serialize for DeviceGps {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DeviceGps, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &DeviceGps, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("latitude", &v.latitude);
             w.optional("longitude", &v.longitude);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2211,8 +2359,8 @@ impl<'de> serde::Deserialize<'de> for DeviceGps {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DeviceGps, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<DeviceGps, ruckus_one_runtime::internal::object::FieldError> {
             let value = DeviceGps {
                 latitude: f.optional("latitude"),
                 longitude: f.optional("longitude"),
@@ -2221,7 +2369,7 @@ impl<'de> serde::Deserialize<'de> for DeviceGps {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DeviceGps"))
     }
 }
@@ -2276,7 +2424,10 @@ pub struct DevicePolicy {
 )]
 impl serde::Serialize for DevicePolicy {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DevicePolicy, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DevicePolicy,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("defaultAccess", &v.default_access);
             w.optional("description", &v.description);
             w.optional("id", &v.id);
@@ -2284,7 +2435,7 @@ impl serde::Serialize for DevicePolicy {
             w.optional("rules", &v.rules);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2297,8 +2448,8 @@ impl<'de> serde::Deserialize<'de> for DevicePolicy {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DevicePolicy, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<DevicePolicy, ruckus_one_runtime::internal::object::FieldError> {
             let value = DevicePolicy {
                 default_access: f.optional("defaultAccess"),
                 description: f.optional("description"),
@@ -2310,7 +2461,7 @@ impl<'de> serde::Deserialize<'de> for DevicePolicy {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DevicePolicy"))
     }
 }
@@ -2627,7 +2778,10 @@ pub struct DevicePolicyRule {
 )]
 impl serde::Serialize for DevicePolicyRule {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DevicePolicyRule, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DevicePolicyRule,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("osVendor", &v.os_vendor);
             w.optional("action", &v.action);
             w.optional("deviceType", &v.device_type);
@@ -2637,7 +2791,7 @@ impl serde::Serialize for DevicePolicyRule {
             w.optional("vlan", &v.vlan);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2650,8 +2804,8 @@ impl<'de> serde::Deserialize<'de> for DevicePolicyRule {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DevicePolicyRule, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<DevicePolicyRule, ruckus_one_runtime::internal::object::FieldError> {
             let value = DevicePolicyRule {
                 os_vendor: f.optional("osVendor"),
                 action: f.optional("action"),
@@ -2665,7 +2819,7 @@ impl<'de> serde::Deserialize<'de> for DevicePolicyRule {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DevicePolicyRule"))
     }
 }
@@ -2914,12 +3068,15 @@ pub struct DeviceRequestView {
 #[cfg(any(feature = "network-switch-networking", feature = "network-switches"))]
 impl serde::Serialize for DeviceRequestView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DeviceRequestView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DeviceRequestView,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("deviceRequestAction", &v.device_request_action);
             w.optional("switchIdList", &v.switch_id_list);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2930,8 +3087,11 @@ impl<'de> serde::Deserialize<'de> for DeviceRequestView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DeviceRequestView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            DeviceRequestView,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = DeviceRequestView {
                 device_request_action: f.optional("deviceRequestAction"),
                 switch_id_list: f.optional("switchIdList"),
@@ -2940,7 +3100,7 @@ impl<'de> serde::Deserialize<'de> for DeviceRequestView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DeviceRequestView"))
     }
 }
@@ -3066,7 +3226,7 @@ impl serde::Serialize for DhcpConfigServiceProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &DhcpConfigServiceProfile,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("dhcpMode", &v.dhcp_mode);
             w.field("dhcpPools", &v.dhcp_pools);
@@ -3074,7 +3234,7 @@ impl serde::Serialize for DhcpConfigServiceProfile {
             w.field("serviceName", &v.service_name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3090,8 +3250,11 @@ impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfile {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DhcpConfigServiceProfile, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            DhcpConfigServiceProfile,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = DhcpConfigServiceProfile {
                 dhcp_mode: f.optional("dhcpMode"),
                 dhcp_pools: f.required("dhcpPools")?,
@@ -3102,7 +3265,7 @@ impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DhcpConfigServiceProfile"))
     }
 }
@@ -3167,7 +3330,7 @@ impl serde::Serialize for DhcpConfigServiceProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &DhcpConfigServiceProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
@@ -3175,7 +3338,7 @@ impl serde::Serialize for DhcpConfigServiceProfileQueryData {
             w.optional("venueIds", &v.venue_ids);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3191,10 +3354,10 @@ impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfileQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             DhcpConfigServiceProfileQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = DhcpConfigServiceProfileQueryData {
                 id: f.optional("id"),
@@ -3206,7 +3369,7 @@ impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfileQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DhcpConfigServiceProfileQueryData"))
     }
 }
@@ -3267,12 +3430,12 @@ pub struct DhcpData {
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
 impl serde::Serialize for DhcpData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DhcpData, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &DhcpData, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("enabled", &v.enabled);
             w.optional("mode", &v.mode);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3283,8 +3446,8 @@ impl<'de> serde::Deserialize<'de> for DhcpData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DhcpData, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<DhcpData, ruckus_one_runtime::internal::object::FieldError> {
             let value = DhcpData {
                 enabled: f.optional("enabled"),
                 mode: f.optional("mode"),
@@ -3293,7 +3456,7 @@ impl<'de> serde::Deserialize<'de> for DhcpData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DhcpData"))
     }
 }
@@ -3451,7 +3614,10 @@ pub struct DhcpOption82Settings {
 )]
 impl serde::Serialize for DhcpOption82Settings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DhcpOption82Settings, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DhcpOption82Settings,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("macDelimiter", &v.mac_delimiter);
             w.optional("subOption150Enabled", &v.sub_option150_enabled);
             w.optional("subOption151Enabled", &v.sub_option151_enabled);
@@ -3464,7 +3630,7 @@ impl serde::Serialize for DhcpOption82Settings {
             w.optional("subOption2Format", &v.sub_option2_format);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3477,8 +3643,11 @@ impl<'de> serde::Deserialize<'de> for DhcpOption82Settings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DhcpOption82Settings, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            DhcpOption82Settings,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = DhcpOption82Settings {
                 mac_delimiter: f.optional("macDelimiter"),
                 sub_option150_enabled: f.optional("subOption150Enabled"),
@@ -3495,7 +3664,7 @@ impl<'de> serde::Deserialize<'de> for DhcpOption82Settings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DhcpOption82Settings"))
     }
 }
@@ -3949,12 +4118,12 @@ impl serde::Serialize for DhcpOption82SubOption1Customization {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &DhcpOption82SubOption1Customization,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("attributes", &v.attributes);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3967,10 +4136,10 @@ impl<'de> serde::Deserialize<'de> for DhcpOption82SubOption1Customization {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             DhcpOption82SubOption1Customization,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = DhcpOption82SubOption1Customization {
                 attributes: f.required("attributes")?,
@@ -3978,7 +4147,7 @@ impl<'de> serde::Deserialize<'de> for DhcpOption82SubOption1Customization {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DhcpOption82SubOption1Customization"))
     }
 }
@@ -4021,13 +4190,13 @@ impl serde::Serialize for DhcpOption82SubOption1CustomizationAttribute {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &DhcpOption82SubOption1CustomizationAttribute,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("text", &v.text);
             w.field("type", &v.type_);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4040,10 +4209,10 @@ impl<'de> serde::Deserialize<'de> for DhcpOption82SubOption1CustomizationAttribu
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             DhcpOption82SubOption1CustomizationAttribute,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = DhcpOption82SubOption1CustomizationAttribute {
                 text: f.optional("text"),
@@ -4053,7 +4222,7 @@ impl<'de> serde::Deserialize<'de> for DhcpOption82SubOption1CustomizationAttribu
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| e.into_error("DhcpOption82SubOption1CustomizationAttribute"))
     }
@@ -4200,13 +4369,16 @@ pub struct DhcpOptionView {
 #[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
 impl serde::Serialize for DhcpOptionView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DhcpOptionView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DhcpOptionView,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("seq", &v.seq);
             w.optional("value", &v.value);
             w.optional("type", &v.type_);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4217,8 +4389,8 @@ impl<'de> serde::Deserialize<'de> for DhcpOptionView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DhcpOptionView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<DhcpOptionView, ruckus_one_runtime::internal::object::FieldError> {
             let value = DhcpOptionView {
                 seq: f.optional("seq"),
                 value: f.optional("value"),
@@ -4228,7 +4400,7 @@ impl<'de> serde::Deserialize<'de> for DhcpOptionView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DhcpOptionView"))
     }
 }
@@ -4373,7 +4545,7 @@ pub struct DhcpPool {
 )]
 impl serde::Serialize for DhcpPool {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DhcpPool, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &DhcpPool, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("description", &v.description);
             w.field("endIpAddress", &v.end_ip_address);
             w.field("leaseTimeHours", &v.lease_time_hours);
@@ -4387,7 +4559,7 @@ impl serde::Serialize for DhcpPool {
             w.field("vlanId", &v.vlan_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4403,8 +4575,8 @@ impl<'de> serde::Deserialize<'de> for DhcpPool {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DhcpPool, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<DhcpPool, ruckus_one_runtime::internal::object::FieldError> {
             let value = DhcpPool {
                 description: f.optional("description"),
                 end_ip_address: f.required("endIpAddress")?,
@@ -4422,7 +4594,7 @@ impl<'de> serde::Deserialize<'de> for DhcpPool {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DhcpPool"))
     }
 }
@@ -4575,7 +4747,10 @@ pub struct DhcpServerView {
 #[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
 impl serde::Serialize for DhcpServerView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DhcpServerView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DhcpServerView,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("poolName", &v.pool_name);
             w.optional("defaultRouterIp", &v.default_router_ip);
@@ -4589,7 +4764,7 @@ impl serde::Serialize for DhcpServerView {
             w.optional("subnetMask", &v.subnet_mask);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4600,8 +4775,8 @@ impl<'de> serde::Deserialize<'de> for DhcpServerView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DhcpServerView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<DhcpServerView, ruckus_one_runtime::internal::object::FieldError> {
             let value = DhcpServerView {
                 id: f.optional("id"),
                 pool_name: f.optional("poolName"),
@@ -4619,7 +4794,7 @@ impl<'de> serde::Deserialize<'de> for DhcpServerView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DhcpServerView"))
     }
 }
@@ -4720,13 +4895,16 @@ pub struct DhcpServiceAp {
 #[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
 impl serde::Serialize for DhcpServiceAp {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DhcpServiceAp, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DhcpServiceAp,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("dhcpIps", &v.dhcp_ips);
             w.field("role", &v.role);
             w.field("serialNumber", &v.serial_number);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4737,8 +4915,8 @@ impl<'de> serde::Deserialize<'de> for DhcpServiceAp {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DhcpServiceAp, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<DhcpServiceAp, ruckus_one_runtime::internal::object::FieldError> {
             let value = DhcpServiceAp {
                 dhcp_ips: f.optional("dhcpIps"),
                 role: f.optional("role"),
@@ -4748,7 +4926,7 @@ impl<'de> serde::Deserialize<'de> for DhcpServiceAp {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DhcpServiceAp"))
     }
 }
@@ -4807,13 +4985,13 @@ impl serde::Serialize for DispatchFailedReasonView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &DispatchFailedReasonView,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("lineNumber", &v.line_number);
             w.optional("message", &v.message);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4830,8 +5008,11 @@ impl<'de> serde::Deserialize<'de> for DispatchFailedReasonView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DispatchFailedReasonView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            DispatchFailedReasonView,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = DispatchFailedReasonView {
                 line_number: f.optional("lineNumber"),
                 message: f.optional("message"),
@@ -4840,7 +5021,7 @@ impl<'de> serde::Deserialize<'de> for DispatchFailedReasonView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DispatchFailedReasonView"))
     }
 }
@@ -4890,11 +5071,11 @@ pub struct DnsProxy {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for DnsProxy {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DnsProxy, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &DnsProxy, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("dnsProxyRules", &v.dns_proxy_rules);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4905,8 +5086,8 @@ impl<'de> serde::Deserialize<'de> for DnsProxy {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DnsProxy, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<DnsProxy, ruckus_one_runtime::internal::object::FieldError> {
             let value = DnsProxy {
                 dns_proxy_rules: f.optional("dnsProxyRules"),
                 additional_fields: f.rest(),
@@ -4914,7 +5095,7 @@ impl<'de> serde::Deserialize<'de> for DnsProxy {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DnsProxy"))
     }
 }
@@ -4953,12 +5134,15 @@ pub struct DnsProxyRule {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for DnsProxyRule {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DnsProxyRule, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DnsProxyRule,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("domainName", &v.domain_name);
             w.field("ipList", &v.ip_list);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4969,8 +5153,8 @@ impl<'de> serde::Deserialize<'de> for DnsProxyRule {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DnsProxyRule, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<DnsProxyRule, ruckus_one_runtime::internal::object::FieldError> {
             let value = DnsProxyRule {
                 domain_name: f.required("domainName")?,
                 ip_list: f.required("ipList")?,
@@ -4978,7 +5162,7 @@ impl<'de> serde::Deserialize<'de> for DnsProxyRule {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DnsProxyRule"))
     }
 }
@@ -5091,7 +5275,7 @@ pub struct DownLink {
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl serde::Serialize for DownLink {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DownLink, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &DownLink, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("isMeshEnable", &v.is_mesh_enable);
             w.optional("deviceDto", &v.device_dto);
             w.optional("downLinkCount", &v.down_link_count);
@@ -5165,7 +5349,7 @@ impl serde::Serialize for DownLink {
             w.optional("downMac", &v.down_mac);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5176,8 +5360,8 @@ impl<'de> serde::Deserialize<'de> for DownLink {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DownLink, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<DownLink, ruckus_one_runtime::internal::object::FieldError> {
             let value = DownLink {
                 is_mesh_enable: f.optional("isMeshEnable"),
                 device_dto: f.optional("deviceDto"),
@@ -5255,7 +5439,7 @@ impl<'de> serde::Deserialize<'de> for DownLink {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DownLink"))
     }
 }
@@ -5861,7 +6045,7 @@ impl serde::Serialize for DpskOpenWifiWlanAdvancedCustomization {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &DpskOpenWifiWlanAdvancedCustomization,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional(
                 "applicationVisibilityEnabled",
@@ -5994,7 +6178,7 @@ impl serde::Serialize for DpskOpenWifiWlanAdvancedCustomization {
             w.optional("wifiCallingEnabled", &v.wifi_calling_enabled);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6005,10 +6189,10 @@ impl<'de> serde::Deserialize<'de> for DpskOpenWifiWlanAdvancedCustomization {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             DpskOpenWifiWlanAdvancedCustomization,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = DpskOpenWifiWlanAdvancedCustomization {
                 application_visibility_enabled: f
@@ -6109,7 +6293,7 @@ impl<'de> serde::Deserialize<'de> for DpskOpenWifiWlanAdvancedCustomization {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DpskOpenWifiWlanAdvancedCustomization"))
     }
 }
@@ -6666,7 +6850,10 @@ pub struct DpskWifiNetwork {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for DpskWifiNetwork {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DpskWifiNetwork, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DpskWifiNetwork,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.field("name", &v.name);
             w.optional("description", &v.description);
@@ -6677,7 +6864,7 @@ impl serde::Serialize for DpskWifiNetwork {
             w.optional("venues", &v.venues);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6688,8 +6875,8 @@ impl<'de> serde::Deserialize<'de> for DpskWifiNetwork {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DpskWifiNetwork, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<DpskWifiNetwork, ruckus_one_runtime::internal::object::FieldError> {
             let value = DpskWifiNetwork {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -6704,7 +6891,7 @@ impl<'de> serde::Deserialize<'de> for DpskWifiNetwork {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DpskWifiNetwork"))
     }
 }
@@ -6796,7 +6983,10 @@ pub struct DpskWifiWlan {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for DpskWifiWlan {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DpskWifiWlan, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DpskWifiWlan,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("advancedCustomization", &v.advanced_customization);
             w.optional("enabled", &v.enabled);
             w.field("ssid", &v.ssid);
@@ -6808,7 +6998,7 @@ impl serde::Serialize for DpskWifiWlan {
             w.optional("passphrase", &v.passphrase);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6819,8 +7009,8 @@ impl<'de> serde::Deserialize<'de> for DpskWifiWlan {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DpskWifiWlan, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<DpskWifiWlan, ruckus_one_runtime::internal::object::FieldError> {
             let value = DpskWifiWlan {
                 advanced_customization: f.optional("advancedCustomization"),
                 enabled: f.optional("enabled"),
@@ -6836,7 +7026,7 @@ impl<'de> serde::Deserialize<'de> for DpskWifiWlan {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DpskWifiWlan"))
     }
 }
@@ -6995,7 +7185,10 @@ pub struct DsaeOnboardNetwork {
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for DsaeOnboardNetwork {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DsaeOnboardNetwork, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DsaeOnboardNetwork,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.optional("description", &v.description);
@@ -7005,7 +7198,7 @@ impl serde::Serialize for DsaeOnboardNetwork {
             w.optional("securityProtocol", &v.security_protocol);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7016,8 +7209,11 @@ impl<'de> serde::Deserialize<'de> for DsaeOnboardNetwork {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DsaeOnboardNetwork, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            DsaeOnboardNetwork,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = DsaeOnboardNetwork {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -7031,7 +7227,7 @@ impl<'de> serde::Deserialize<'de> for DsaeOnboardNetwork {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DsaeOnboardNetwork"))
     }
 }
@@ -7145,7 +7341,10 @@ pub struct DynamicQueryPayload {
 )]
 impl serde::Serialize for DynamicQueryPayload {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DynamicQueryPayload, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DynamicQueryPayload,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("multiSortFields", &v.multi_sort_fields);
             w.optional("matchFields", &v.match_fields);
             w.optional("rangeFilter", &v.range_filter);
@@ -7168,7 +7367,7 @@ impl serde::Serialize for DynamicQueryPayload {
             w.optional("groupBy", &v.group_by);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7189,8 +7388,11 @@ impl<'de> serde::Deserialize<'de> for DynamicQueryPayload {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DynamicQueryPayload, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            DynamicQueryPayload,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = DynamicQueryPayload {
                 multi_sort_fields: f.optional("multiSortFields"),
                 match_fields: f.optional("matchFields"),
@@ -7217,7 +7419,7 @@ impl<'de> serde::Deserialize<'de> for DynamicQueryPayload {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DynamicQueryPayload"))
     }
 }
@@ -7410,12 +7612,15 @@ pub struct EmptyResponse {
 )]
 impl serde::Serialize for EmptyResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &EmptyResponse, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &EmptyResponse,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7437,8 +7642,8 @@ impl<'de> serde::Deserialize<'de> for EmptyResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EmptyResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<EmptyResponse, ruckus_one_runtime::internal::object::FieldError> {
             let value = EmptyResponse {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
@@ -7447,7 +7652,7 @@ impl<'de> serde::Deserialize<'de> for EmptyResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EmptyResponse"))
     }
 }
@@ -7523,11 +7728,11 @@ pub struct EmptyView {
 )]
 impl serde::Serialize for EmptyView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &EmptyView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &EmptyView, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7549,8 +7754,8 @@ impl<'de> serde::Deserialize<'de> for EmptyView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EmptyView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<EmptyView, ruckus_one_runtime::internal::object::FieldError> {
             let value = EmptyView {
                 id: f.optional("id"),
                 additional_fields: f.rest(),
@@ -7558,7 +7763,7 @@ impl<'de> serde::Deserialize<'de> for EmptyView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EmptyView"))
     }
 }
@@ -7609,14 +7814,17 @@ pub struct EntitlementErrorBody {
 }
 impl serde::Serialize for EntitlementErrorBody {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &EntitlementErrorBody, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &EntitlementErrorBody,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("code", &v.code);
             w.optional("message", &v.message);
             w.optional("reason", &v.reason);
             w.optional("suggestion", &v.suggestion);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7626,8 +7834,11 @@ impl<'de> serde::Deserialize<'de> for EntitlementErrorBody {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EntitlementErrorBody, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            EntitlementErrorBody,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = EntitlementErrorBody {
                 code: f.optional("code"),
                 message: f.optional("message"),
@@ -7638,7 +7849,7 @@ impl<'de> serde::Deserialize<'de> for EntitlementErrorBody {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EntitlementErrorBody"))
     }
 }
@@ -7716,13 +7927,13 @@ pub struct EntityId {
 )]
 impl serde::Serialize for EntityId {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &EntityId, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &EntityId, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.optional("requestId", &v.request_id);
             w.optional("serviceName", &v.service_name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7743,8 +7954,8 @@ impl<'de> serde::Deserialize<'de> for EntityId {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EntityId, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<EntityId, ruckus_one_runtime::internal::object::FieldError> {
             let value = EntityId {
                 id: f.optional("id"),
                 request_id: f.optional("requestId"),
@@ -7754,7 +7965,7 @@ impl<'de> serde::Deserialize<'de> for EntityId {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EntityId"))
     }
 }
@@ -7824,7 +8035,7 @@ impl serde::Serialize for EntityIdOperationResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &EntityIdOperationResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
@@ -7832,7 +8043,7 @@ impl serde::Serialize for EntityIdOperationResponse {
             w.optional("serviceName", &v.service_name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7845,8 +8056,11 @@ impl<'de> serde::Deserialize<'de> for EntityIdOperationResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EntityIdOperationResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            EntityIdOperationResponse,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = EntityIdOperationResponse {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
@@ -7857,7 +8071,7 @@ impl<'de> serde::Deserialize<'de> for EntityIdOperationResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EntityIdOperationResponse"))
     }
 }
@@ -7925,12 +8139,12 @@ pub struct Epdg {
 )]
 impl serde::Serialize for Epdg {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Epdg, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Epdg, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.field("domain", &v.domain);
             w.optional("ip", &v.ip);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7946,8 +8160,8 @@ impl<'de> serde::Deserialize<'de> for Epdg {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Epdg, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Epdg, ruckus_one_runtime::internal::object::FieldError> {
             let value = Epdg {
                 domain: f.required("domain")?,
                 ip: f.optional("ip"),
@@ -7956,7 +8170,7 @@ impl<'de> serde::Deserialize<'de> for Epdg {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Epdg"))
     }
 }
@@ -8033,7 +8247,7 @@ impl serde::Serialize for EthernetPortProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &EthernetPortProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
@@ -8066,7 +8280,7 @@ impl serde::Serialize for EthernetPortProfileQueryData {
             w.optional("tenantId", &v.tenant_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -8077,10 +8291,10 @@ impl<'de> serde::Deserialize<'de> for EthernetPortProfileQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             EthernetPortProfileQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = EthernetPortProfileQueryData {
                 id: f.optional("id"),
@@ -8113,7 +8327,7 @@ impl<'de> serde::Deserialize<'de> for EthernetPortProfileQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EthernetPortProfileQueryData"))
     }
 }
@@ -8316,7 +8530,10 @@ pub struct ExternalAntenna {
 )]
 impl serde::Serialize for ExternalAntenna {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ExternalAntenna, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ExternalAntenna,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("coupled", &v.coupled);
             w.optional("enable24G", &v.enable24g);
             w.optional("enable50G", &v.enable50g);
@@ -8325,7 +8542,7 @@ impl serde::Serialize for ExternalAntenna {
             w.optional("supportDisable", &v.support_disable);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -8343,8 +8560,8 @@ impl<'de> serde::Deserialize<'de> for ExternalAntenna {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ExternalAntenna, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ExternalAntenna, ruckus_one_runtime::internal::object::FieldError> {
             let value = ExternalAntenna {
                 coupled: f.optional("coupled"),
                 enable24g: f.optional("enable24G"),
@@ -8357,7 +8574,7 @@ impl<'de> serde::Deserialize<'de> for ExternalAntenna {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ExternalAntenna"))
     }
 }
@@ -8444,13 +8661,16 @@ pub struct FamilyModelSlot {
 )]
 impl serde::Serialize for FamilyModelSlot {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &FamilyModelSlot, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &FamilyModelSlot,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("slotNumber", &v.slot_number);
             w.optional("enable", &v.enable);
             w.optional("option", &v.option);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -8466,8 +8686,8 @@ impl<'de> serde::Deserialize<'de> for FamilyModelSlot {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<FamilyModelSlot, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<FamilyModelSlot, ruckus_one_runtime::internal::object::FieldError> {
             let value = FamilyModelSlot {
                 slot_number: f.optional("slotNumber"),
                 enable: f.optional("enable"),
@@ -8477,7 +8697,7 @@ impl<'de> serde::Deserialize<'de> for FamilyModelSlot {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("FamilyModelSlot"))
     }
 }
@@ -8545,14 +8765,17 @@ pub struct FamilyModelSlotBo {
 )]
 impl serde::Serialize for FamilyModelSlotBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &FamilyModelSlotBo, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &FamilyModelSlotBo,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("slotNumber", &v.slot_number);
             w.optional("enable", &v.enable);
             w.optional("option", &v.option);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -8568,8 +8791,11 @@ impl<'de> serde::Deserialize<'de> for FamilyModelSlotBo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<FamilyModelSlotBo, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            FamilyModelSlotBo,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = FamilyModelSlotBo {
                 id: f.optional("id"),
                 slot_number: f.optional("slotNumber"),
@@ -8580,7 +8806,7 @@ impl<'de> serde::Deserialize<'de> for FamilyModelSlotBo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("FamilyModelSlotBo"))
     }
 }
@@ -8653,13 +8879,16 @@ pub struct FamilyModelSlotView {
 )]
 impl serde::Serialize for FamilyModelSlotView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &FamilyModelSlotView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &FamilyModelSlotView,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("slotNumber", &v.slot_number);
             w.optional("enable", &v.enable);
             w.optional("option", &v.option);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -8675,8 +8904,11 @@ impl<'de> serde::Deserialize<'de> for FamilyModelSlotView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<FamilyModelSlotView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            FamilyModelSlotView,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = FamilyModelSlotView {
                 slot_number: f.optional("slotNumber"),
                 enable: f.optional("enable"),
@@ -8686,7 +8918,7 @@ impl<'de> serde::Deserialize<'de> for FamilyModelSlotView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("FamilyModelSlotView"))
     }
 }
@@ -8721,215 +8953,5 @@ impl FamilyModelSlotView {
     pub fn with_option(mut self, value: impl Into<String>) -> Self {
         self.option = Some(value.into());
         self
-    }
-}
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
-/// Provenance: reference (wifi_api-17.3.3.205.yaml File).
-///
-/// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct File {
-    /// Max_length: 2147483647; min_length: 1.
-    pub id: String,
-    /// Max_length: 2147483647; min_length: 1.
-    pub name: String,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
-impl serde::Serialize for File {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &File, w: &mut ruckus_one_runtime::object::Writer) {
-            w.field("id", &v.id);
-            w.field("name", &v.name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
-impl<'de> serde::Deserialize<'de> for File {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<File, ruckus_one_runtime::object::FieldError> {
-            let value = File {
-                id: f.required("id")?,
-                name: f.required("name")?,
-                additional_fields: f.rest(),
-            };
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("File"))
-    }
-}
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
-impl File {
-    /// Creates a value from the required fields; optional fields start empty.
-    #[inline]
-    pub fn new(id: String, name: String) -> Self {
-        Self {
-            id,
-            name,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-}
-#[cfg(any(feature = "network-enrollments", feature = "network-workflows"))]
-/// Provenance: reference (device_enrollment_rest_api-0.0.1.yaml FileResponseDto).
-///
-/// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct FileResponse {
-    /// Min_length: 1.
-    pub url: String,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-#[cfg(any(feature = "network-enrollments", feature = "network-workflows"))]
-impl serde::Serialize for FileResponse {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &FileResponse, w: &mut ruckus_one_runtime::object::Writer) {
-            w.field("url", &v.url);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-#[cfg(any(feature = "network-enrollments", feature = "network-workflows"))]
-impl<'de> serde::Deserialize<'de> for FileResponse {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<FileResponse, ruckus_one_runtime::object::FieldError> {
-            let value = FileResponse {
-                url: f.required("url")?,
-                additional_fields: f.rest(),
-            };
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("FileResponse"))
-    }
-}
-#[cfg(any(feature = "network-enrollments", feature = "network-workflows"))]
-impl FileResponse {
-    /// Creates a value from the required fields; optional fields start empty.
-    #[inline]
-    pub fn new(url: String) -> Self {
-        Self {
-            url,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-wifi-templates",
-        feature = "network-wireless-service-profiles"
-    )
-)]
-/// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfileV1_1 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum FlowLevel {
-    /// `GENERAL_LOGS`
-    GeneralLogs,
-    /// `CLIENT_FLOW`
-    ClientFlow,
-    /// `ALL`
-    All,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-#[cfg(
-    any(
-        feature = "network-wifi-templates",
-        feature = "network-wireless-service-profiles"
-    )
-)]
-impl FlowLevel {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::GeneralLogs => "GENERAL_LOGS",
-            Self::ClientFlow => "CLIENT_FLOW",
-            Self::All => "ALL",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-wifi-templates",
-        feature = "network-wireless-service-profiles"
-    )
-)]
-impl From<&str> for FlowLevel {
-    fn from(s: &str) -> Self {
-        match s {
-            "GENERAL_LOGS" => Self::GeneralLogs,
-            "CLIENT_FLOW" => Self::ClientFlow,
-            "ALL" => Self::All,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-wifi-templates",
-        feature = "network-wireless-service-profiles"
-    )
-)]
-impl std::fmt::Display for FlowLevel {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-wifi-templates",
-        feature = "network-wireless-service-profiles"
-    )
-)]
-impl serde::Serialize for FlowLevel {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-wifi-templates",
-        feature = "network-wireless-service-profiles"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for FlowLevel {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }

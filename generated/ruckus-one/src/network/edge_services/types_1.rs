@@ -17,13 +17,16 @@ pub struct AlarmSummary {
 }
 impl serde::Serialize for AlarmSummary {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AlarmSummary, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AlarmSummary,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("edgeId", &v.edge_id);
             w.optional("severitySummary", &v.severity_summary);
             w.optional("totalCount", &v.total_count);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -33,8 +36,8 @@ impl<'de> serde::Deserialize<'de> for AlarmSummary {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AlarmSummary, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AlarmSummary, ruckus_one_runtime::internal::object::FieldError> {
             let value = AlarmSummary {
                 edge_id: f.optional("edgeId"),
                 severity_summary: f.optional("severitySummary"),
@@ -44,7 +47,7 @@ impl<'de> serde::Deserialize<'de> for AlarmSummary {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AlarmSummary"))
     }
 }
@@ -95,12 +98,12 @@ pub struct BaseEdge {
 }
 impl serde::Serialize for BaseEdge {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &BaseEdge, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &BaseEdge, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.field("name", &v.name);
             w.optional("description", &v.description);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -110,8 +113,8 @@ impl<'de> serde::Deserialize<'de> for BaseEdge {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<BaseEdge, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<BaseEdge, ruckus_one_runtime::internal::object::FieldError> {
             let value = BaseEdge {
                 name: f.required("name")?,
                 description: f.optional("description"),
@@ -120,7 +123,7 @@ impl<'de> serde::Deserialize<'de> for BaseEdge {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("BaseEdge"))
     }
 }
@@ -158,13 +161,16 @@ pub struct ClusterMember {
 }
 impl serde::Serialize for ClusterMember {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ClusterMember, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ClusterMember,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("serialNumber", &v.serial_number);
             w.field("name", &v.name);
             w.optional("description", &v.description);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -174,8 +180,8 @@ impl<'de> serde::Deserialize<'de> for ClusterMember {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ClusterMember, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ClusterMember, ruckus_one_runtime::internal::object::FieldError> {
             let value = ClusterMember {
                 serial_number: f.required("serialNumber")?,
                 name: f.required("name")?,
@@ -185,7 +191,7 @@ impl<'de> serde::Deserialize<'de> for ClusterMember {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ClusterMember"))
     }
 }
@@ -225,13 +231,13 @@ impl serde::Serialize for ClusterNetworkLagSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ClusterNetworkLagSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("serialNumber", &v.serial_number);
             w.field("lags", &v.lags);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -241,8 +247,11 @@ impl<'de> serde::Deserialize<'de> for ClusterNetworkLagSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ClusterNetworkLagSettings, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ClusterNetworkLagSettings,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ClusterNetworkLagSettings {
                 serial_number: f.required("serialNumber")?,
                 lags: f.required("lags")?,
@@ -250,7 +259,7 @@ impl<'de> serde::Deserialize<'de> for ClusterNetworkLagSettings {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ClusterNetworkLagSettings"))
     }
 }
@@ -284,13 +293,13 @@ impl serde::Serialize for ClusterNetworkMultiWanSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ClusterNetworkMultiWanSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("mode", &v.mode);
             w.field("wanMembers", &v.wan_members);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -300,10 +309,10 @@ impl<'de> serde::Deserialize<'de> for ClusterNetworkMultiWanSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             ClusterNetworkMultiWanSettings,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ClusterNetworkMultiWanSettings {
                 mode: f.required("mode")?,
@@ -312,7 +321,7 @@ impl<'de> serde::Deserialize<'de> for ClusterNetworkMultiWanSettings {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ClusterNetworkMultiWanSettings"))
     }
 }
@@ -402,13 +411,13 @@ impl serde::Serialize for ClusterNetworkPortSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ClusterNetworkPortSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("serialNumber", &v.serial_number);
             w.field("ports", &v.ports);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -418,8 +427,11 @@ impl<'de> serde::Deserialize<'de> for ClusterNetworkPortSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ClusterNetworkPortSettings, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ClusterNetworkPortSettings,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ClusterNetworkPortSettings {
                 serial_number: f.required("serialNumber")?,
                 ports: f.required("ports")?,
@@ -427,7 +439,7 @@ impl<'de> serde::Deserialize<'de> for ClusterNetworkPortSettings {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ClusterNetworkPortSettings"))
     }
 }
@@ -464,7 +476,7 @@ impl serde::Serialize for ClusterNetworkSettingsResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ClusterNetworkSettingsResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("virtualIpSettings", &v.virtual_ip_settings);
             w.optional("portSettings", &v.port_settings);
@@ -474,7 +486,7 @@ impl serde::Serialize for ClusterNetworkSettingsResponse {
             w.optional("multiWanSettings", &v.multi_wan_settings);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -484,10 +496,10 @@ impl<'de> serde::Deserialize<'de> for ClusterNetworkSettingsResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             ClusterNetworkSettingsResponse,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ClusterNetworkSettingsResponse {
                 virtual_ip_settings: f.optional("virtualIpSettings"),
@@ -501,7 +513,7 @@ impl<'de> serde::Deserialize<'de> for ClusterNetworkSettingsResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ClusterNetworkSettingsResponse"))
     }
 }
@@ -588,7 +600,10 @@ pub struct ClusterResponse {
 }
 impl serde::Serialize for ClusterResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ClusterResponse, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ClusterResponse,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.optional("description", &v.description);
@@ -598,7 +613,7 @@ impl serde::Serialize for ClusterResponse {
             w.optional("virtualIpSettings", &v.virtual_ip_settings);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -608,8 +623,8 @@ impl<'de> serde::Deserialize<'de> for ClusterResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ClusterResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ClusterResponse, ruckus_one_runtime::internal::object::FieldError> {
             let value = ClusterResponse {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -623,7 +638,7 @@ impl<'de> serde::Deserialize<'de> for ClusterResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ClusterResponse"))
     }
 }
@@ -706,7 +721,10 @@ pub struct CreateCluster {
 }
 impl serde::Serialize for CreateCluster {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &CreateCluster, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &CreateCluster,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("name", &v.name);
             w.optional("description", &v.description);
             w.optional("smartEdges", &v.smart_edges);
@@ -714,7 +732,7 @@ impl serde::Serialize for CreateCluster {
             w.optional("highAvailabilityMode", &v.high_availability_mode);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -724,8 +742,8 @@ impl<'de> serde::Deserialize<'de> for CreateCluster {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<CreateCluster, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<CreateCluster, ruckus_one_runtime::internal::object::FieldError> {
             let value = CreateCluster {
                 name: f.optional("name"),
                 description: f.optional("description"),
@@ -737,7 +755,7 @@ impl<'de> serde::Deserialize<'de> for CreateCluster {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("CreateCluster"))
     }
 }
@@ -801,13 +819,13 @@ pub struct CreateEdge {
 }
 impl serde::Serialize for CreateEdge {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &CreateEdge, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &CreateEdge, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.field("name", &v.name);
             w.optional("description", &v.description);
             w.field("serialNumber", &v.serial_number);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -817,8 +835,8 @@ impl<'de> serde::Deserialize<'de> for CreateEdge {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<CreateEdge, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<CreateEdge, ruckus_one_runtime::internal::object::FieldError> {
             let value = CreateEdge {
                 name: f.required("name")?,
                 description: f.optional("description"),
@@ -828,7 +846,7 @@ impl<'de> serde::Deserialize<'de> for CreateEdge {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("CreateEdge"))
     }
 }
@@ -870,14 +888,17 @@ pub struct DhcpOptions {
 }
 impl serde::Serialize for DhcpOptions {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DhcpOptions, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DhcpOptions,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.field("optionId", &v.option_id);
             w.field("optionName", &v.option_name);
             w.field("optionValue", &v.option_value);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -887,8 +908,8 @@ impl<'de> serde::Deserialize<'de> for DhcpOptions {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DhcpOptions, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<DhcpOptions, ruckus_one_runtime::internal::object::FieldError> {
             let value = DhcpOptions {
                 id: f.optional("id"),
                 option_id: f.required("optionId")?,
@@ -899,7 +920,7 @@ impl<'de> serde::Deserialize<'de> for DhcpOptions {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DhcpOptions"))
     }
 }
@@ -937,12 +958,12 @@ pub struct DnsServers {
 }
 impl serde::Serialize for DnsServers {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DnsServers, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &DnsServers, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("primary", &v.primary);
             w.optional("secondary", &v.secondary);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -952,8 +973,8 @@ impl<'de> serde::Deserialize<'de> for DnsServers {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DnsServers, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<DnsServers, ruckus_one_runtime::internal::object::FieldError> {
             let value = DnsServers {
                 primary: f.optional("primary"),
                 secondary: f.optional("secondary"),
@@ -962,7 +983,7 @@ impl<'de> serde::Deserialize<'de> for DnsServers {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DnsServers"))
     }
 }
@@ -1006,13 +1027,13 @@ impl serde::Serialize for EdgeArpTerminationSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &EdgeArpTerminationSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("enabled", &v.enabled);
             w.field("agingTimeSec", &v.aging_time_sec);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1022,8 +1043,11 @@ impl<'de> serde::Deserialize<'de> for EdgeArpTerminationSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EdgeArpTerminationSettings, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            EdgeArpTerminationSettings,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = EdgeArpTerminationSettings {
                 enabled: f.optional("enabled"),
                 aging_time_sec: f.required("agingTimeSec")?,
@@ -1032,7 +1056,7 @@ impl<'de> serde::Deserialize<'de> for EdgeArpTerminationSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EdgeArpTerminationSettings"))
     }
 }
@@ -1081,7 +1105,7 @@ impl serde::Serialize for EdgeClusterCompatibility {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &EdgeClusterCompatibility,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("identityType", &v.identity_type);
@@ -1090,7 +1114,7 @@ impl serde::Serialize for EdgeClusterCompatibility {
             w.optional("incompatibleFeatures", &v.incompatible_features);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1100,8 +1124,11 @@ impl<'de> serde::Deserialize<'de> for EdgeClusterCompatibility {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EdgeClusterCompatibility, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            EdgeClusterCompatibility,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = EdgeClusterCompatibility {
                 id: f.optional("id"),
                 identity_type: f.optional("identityType"),
@@ -1113,7 +1140,7 @@ impl<'de> serde::Deserialize<'de> for EdgeClusterCompatibility {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EdgeClusterCompatibility"))
     }
 }
@@ -1188,7 +1215,10 @@ pub struct EdgeDhcpProfile {
 }
 impl serde::Serialize for EdgeDhcpProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &EdgeDhcpProfile, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &EdgeDhcpProfile,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("dhcpRelay", &v.dhcp_relay);
             w.optional("externalDhcpServerFqdnIp", &v.external_dhcp_server_fqdn_ip);
             w.optional("domainName", &v.domain_name);
@@ -1203,7 +1233,7 @@ impl serde::Serialize for EdgeDhcpProfile {
             w.field("leaseTimeUnit", &v.lease_time_unit);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1213,8 +1243,8 @@ impl<'de> serde::Deserialize<'de> for EdgeDhcpProfile {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EdgeDhcpProfile, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<EdgeDhcpProfile, ruckus_one_runtime::internal::object::FieldError> {
             let value = EdgeDhcpProfile {
                 dhcp_relay: f.optional("dhcpRelay"),
                 external_dhcp_server_fqdn_ip: f.optional("externalDhcpServerFqdnIp"),
@@ -1233,7 +1263,7 @@ impl<'de> serde::Deserialize<'de> for EdgeDhcpProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EdgeDhcpProfile"))
     }
 }
@@ -1436,12 +1466,12 @@ impl serde::Serialize for EdgeFeatureRequirement {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &EdgeFeatureRequirement,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("featureName", &v.feature_name);
             w.optional("requiredFw", &v.required_fw);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1451,8 +1481,11 @@ impl<'de> serde::Deserialize<'de> for EdgeFeatureRequirement {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EdgeFeatureRequirement, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            EdgeFeatureRequirement,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = EdgeFeatureRequirement {
                 feature_name: f.optional("featureName"),
                 required_fw: f.optional("requiredFw"),
@@ -1460,7 +1493,7 @@ impl<'de> serde::Deserialize<'de> for EdgeFeatureRequirement {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EdgeFeatureRequirement"))
     }
 }
@@ -1501,12 +1534,12 @@ impl serde::Serialize for EdgeIncompatibleDevices {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &EdgeIncompatibleDevices,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("count", &v.count);
             w.optional("firmware", &v.firmware);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1516,8 +1549,11 @@ impl<'de> serde::Deserialize<'de> for EdgeIncompatibleDevices {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EdgeIncompatibleDevices, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            EdgeIncompatibleDevices,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = EdgeIncompatibleDevices {
                 count: f.optional("count"),
                 firmware: f.optional("firmware"),
@@ -1525,7 +1561,7 @@ impl<'de> serde::Deserialize<'de> for EdgeIncompatibleDevices {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EdgeIncompatibleDevices"))
     }
 }
@@ -1569,13 +1605,13 @@ impl serde::Serialize for EdgeIncompatibleFeature {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &EdgeIncompatibleFeature,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("featureRequirement", &v.feature_requirement);
             w.optional("incompatibleDevices", &v.incompatible_devices);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1585,8 +1621,11 @@ impl<'de> serde::Deserialize<'de> for EdgeIncompatibleFeature {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EdgeIncompatibleFeature, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            EdgeIncompatibleFeature,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = EdgeIncompatibleFeature {
                 feature_requirement: f.optional("featureRequirement"),
                 incompatible_devices: f.optional("incompatibleDevices"),
@@ -1595,7 +1634,7 @@ impl<'de> serde::Deserialize<'de> for EdgeIncompatibleFeature {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EdgeIncompatibleFeature"))
     }
 }
@@ -1644,13 +1683,16 @@ pub struct EdgeMdnsProxyProfile {
 }
 impl serde::Serialize for EdgeMdnsProxyProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &EdgeMdnsProxyProfile, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &EdgeMdnsProxyProfile,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.field("name", &v.name);
             w.optional("forwardingRules", &v.forwarding_rules);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1660,8 +1702,11 @@ impl<'de> serde::Deserialize<'de> for EdgeMdnsProxyProfile {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EdgeMdnsProxyProfile, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            EdgeMdnsProxyProfile,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = EdgeMdnsProxyProfile {
                 id: f.optional("id"),
                 name: f.required("name")?,
@@ -1671,7 +1716,7 @@ impl<'de> serde::Deserialize<'de> for EdgeMdnsProxyProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EdgeMdnsProxyProfile"))
     }
 }
@@ -1723,7 +1768,7 @@ impl serde::Serialize for EdgeMdnsProxyProfileForwardingRule {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &EdgeMdnsProxyProfileForwardingRule,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("serviceType", &v.service_type);
             w.optional("mdnsName", &v.mdns_name);
@@ -1732,7 +1777,7 @@ impl serde::Serialize for EdgeMdnsProxyProfileForwardingRule {
             w.optional("toVlan", &v.to_vlan);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1742,10 +1787,10 @@ impl<'de> serde::Deserialize<'de> for EdgeMdnsProxyProfileForwardingRule {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             EdgeMdnsProxyProfileForwardingRule,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = EdgeMdnsProxyProfileForwardingRule {
                 service_type: f.required("serviceType")?,
@@ -1758,7 +1803,7 @@ impl<'de> serde::Deserialize<'de> for EdgeMdnsProxyProfileForwardingRule {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EdgeMdnsProxyProfileForwardingRule"))
     }
 }
@@ -1958,12 +2003,12 @@ impl serde::Serialize for EdgeSdLanGuestSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &EdgeSdLanGuestSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("isGuestTunnelEnabled", &v.is_guest_tunnel_enabled);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1973,8 +2018,11 @@ impl<'de> serde::Deserialize<'de> for EdgeSdLanGuestSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EdgeSdLanGuestSettings, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            EdgeSdLanGuestSettings,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = EdgeSdLanGuestSettings {
                 is_guest_tunnel_enabled: f.optional("isGuestTunnelEnabled"),
                 additional_fields: f.rest(),
@@ -1982,7 +2030,7 @@ impl<'de> serde::Deserialize<'de> for EdgeSdLanGuestSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EdgeSdLanGuestSettings"))
     }
 }
@@ -2023,12 +2071,12 @@ impl serde::Serialize for EdgeSdLanNetworkActivation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &EdgeSdLanNetworkActivation,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("isGuestTunnelUtilized", &v.is_guest_tunnel_utilized);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2038,8 +2086,11 @@ impl<'de> serde::Deserialize<'de> for EdgeSdLanNetworkActivation {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EdgeSdLanNetworkActivation, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            EdgeSdLanNetworkActivation,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = EdgeSdLanNetworkActivation {
                 is_guest_tunnel_utilized: f.optional("isGuestTunnelUtilized"),
                 additional_fields: f.rest(),
@@ -2047,7 +2098,7 @@ impl<'de> serde::Deserialize<'de> for EdgeSdLanNetworkActivation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EdgeSdLanNetworkActivation"))
     }
 }
@@ -2094,13 +2145,16 @@ pub struct EdgeSdLanService {
 }
 impl serde::Serialize for EdgeSdLanService {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &EdgeSdLanService, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &EdgeSdLanService,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("edgeClusterId", &v.edge_cluster_id);
             w.field("name", &v.name);
             w.field("tunnelProfileId", &v.tunnel_profile_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2110,8 +2164,8 @@ impl<'de> serde::Deserialize<'de> for EdgeSdLanService {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EdgeSdLanService, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<EdgeSdLanService, ruckus_one_runtime::internal::object::FieldError> {
             let value = EdgeSdLanService {
                 edge_cluster_id: f.required("edgeClusterId")?,
                 name: f.required("name")?,
@@ -2120,7 +2174,7 @@ impl<'de> serde::Deserialize<'de> for EdgeSdLanService {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EdgeSdLanService"))
     }
 }
@@ -2196,7 +2250,10 @@ pub struct EdgeSdLanStatus {
 }
 impl serde::Serialize for EdgeSdLanStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &EdgeSdLanStatus, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &EdgeSdLanStatus,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("tenantId", &v.tenant_id);
             w.optional("id", &v.id);
             w.optional("name", &v.name);
@@ -2235,7 +2292,7 @@ impl serde::Serialize for EdgeSdLanStatus {
             w.optional("guestEdgeClusterTunnelInfo", &v.guest_edge_cluster_tunnel_info);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2245,8 +2302,8 @@ impl<'de> serde::Deserialize<'de> for EdgeSdLanStatus {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EdgeSdLanStatus, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<EdgeSdLanStatus, ruckus_one_runtime::internal::object::FieldError> {
             let value = EdgeSdLanStatus {
                 tenant_id: f.optional("tenantId"),
                 id: f.optional("id"),
@@ -2289,7 +2346,7 @@ impl<'de> serde::Deserialize<'de> for EdgeSdLanStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EdgeSdLanStatus"))
     }
 }
@@ -2556,13 +2613,13 @@ impl serde::Serialize for EdgeServiceCompatibility {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &EdgeServiceCompatibility,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("serviceId", &v.service_id);
             w.optional("clusterEdgeCompatibilities", &v.cluster_edge_compatibilities);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2572,8 +2629,11 @@ impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibility {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EdgeServiceCompatibility, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            EdgeServiceCompatibility,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = EdgeServiceCompatibility {
                 service_id: f.optional("serviceId"),
                 cluster_edge_compatibilities: f.optional("clusterEdgeCompatibilities"),
@@ -2582,7 +2642,7 @@ impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibility {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EdgeServiceCompatibility"))
     }
 }
@@ -2629,11 +2689,11 @@ impl serde::Serialize for EdgeServiceCompatibilityFilters {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &EdgeServiceCompatibilityFilters,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("serviceIds", &v.service_ids);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2643,10 +2703,10 @@ impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibilityFilters {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             EdgeServiceCompatibilityFilters,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = EdgeServiceCompatibilityFilters {
                 service_ids: f.optional("serviceIds"),
@@ -2654,7 +2714,7 @@ impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibilityFilters {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EdgeServiceCompatibilityFilters"))
     }
 }
@@ -2689,12 +2749,12 @@ impl serde::Serialize for EdgeServiceCompatibilityQuery {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &EdgeServiceCompatibilityQuery,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("filters", &v.filters);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2704,10 +2764,10 @@ impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibilityQuery {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             EdgeServiceCompatibilityQuery,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = EdgeServiceCompatibilityQuery {
                 filters: f.optional("filters"),
@@ -2716,7 +2776,7 @@ impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibilityQuery {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EdgeServiceCompatibilityQuery"))
     }
 }
@@ -2760,12 +2820,12 @@ impl serde::Serialize for EdgeServiceCompatibilityResult {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &EdgeServiceCompatibilityResult,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("compatibilities", &v.compatibilities);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2775,10 +2835,10 @@ impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibilityResult {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             EdgeServiceCompatibilityResult,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = EdgeServiceCompatibilityResult {
                 compatibilities: f.optional("compatibilities"),
@@ -2787,7 +2847,7 @@ impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibilityResult {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EdgeServiceCompatibilityResult"))
     }
 }
@@ -2841,14 +2901,17 @@ pub struct EdgeSubInterfacePage {
 }
 impl serde::Serialize for EdgeSubInterfacePage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &EdgeSubInterfacePage, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &EdgeSubInterfacePage,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("content", &v.content);
             w.optional("page", &v.page);
             w.optional("pageSize", &v.page_size);
             w.optional("totalCount", &v.total_count);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2858,8 +2921,11 @@ impl<'de> serde::Deserialize<'de> for EdgeSubInterfacePage {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EdgeSubInterfacePage, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            EdgeSubInterfacePage,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = EdgeSubInterfacePage {
                 content: f.optional("content"),
                 page: f.optional("page"),
@@ -2870,7 +2936,7 @@ impl<'de> serde::Deserialize<'de> for EdgeSubInterfacePage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EdgeSubInterfacePage"))
     }
 }
@@ -2926,13 +2992,16 @@ pub struct EdgeTunnelInfo {
 }
 impl serde::Serialize for EdgeTunnelInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &EdgeTunnelInfo, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &EdgeTunnelInfo,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("serialNumber", &v.serial_number);
             w.optional("activeApCount", &v.active_ap_count);
             w.optional("allocatedApCount", &v.allocated_ap_count);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2942,8 +3011,8 @@ impl<'de> serde::Deserialize<'de> for EdgeTunnelInfo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EdgeTunnelInfo, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<EdgeTunnelInfo, ruckus_one_runtime::internal::object::FieldError> {
             let value = EdgeTunnelInfo {
                 serial_number: f.optional("serialNumber"),
                 active_ap_count: f.optional("activeApCount"),
@@ -2953,7 +3022,7 @@ impl<'de> serde::Deserialize<'de> for EdgeTunnelInfo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EdgeTunnelInfo"))
     }
 }
@@ -3000,12 +3069,15 @@ pub struct FallbackSettings {
 }
 impl serde::Serialize for FallbackSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &FallbackSettings, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &FallbackSettings,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("enable", &v.enable);
             w.optional("schedule", &v.schedule);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3015,8 +3087,8 @@ impl<'de> serde::Deserialize<'de> for FallbackSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<FallbackSettings, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<FallbackSettings, ruckus_one_runtime::internal::object::FieldError> {
             let value = FallbackSettings {
                 enable: f.required("enable")?,
                 schedule: f.optional("schedule"),
@@ -3025,7 +3097,7 @@ impl<'de> serde::Deserialize<'de> for FallbackSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("FallbackSettings"))
     }
 }
@@ -3066,7 +3138,7 @@ impl serde::Serialize for FeatureRequirementDetails {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &FeatureRequirementDetails,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("featureName", &v.feature_name);
             w.optional("featureGroup", &v.feature_group);
@@ -3075,7 +3147,7 @@ impl serde::Serialize for FeatureRequirementDetails {
             w.optional("featureLevel", &v.feature_level);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3085,8 +3157,11 @@ impl<'de> serde::Deserialize<'de> for FeatureRequirementDetails {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<FeatureRequirementDetails, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            FeatureRequirementDetails,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = FeatureRequirementDetails {
                 feature_name: f.optional("featureName"),
                 feature_group: f.optional("featureGroup"),
@@ -3098,7 +3173,7 @@ impl<'de> serde::Deserialize<'de> for FeatureRequirementDetails {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("FeatureRequirementDetails"))
     }
 }
@@ -3156,11 +3231,14 @@ pub struct FeatureSetsFilter {
 }
 impl serde::Serialize for FeatureSetsFilter {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &FeatureSetsFilter, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &FeatureSetsFilter,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("featureNames", &v.feature_names);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3170,8 +3248,11 @@ impl<'de> serde::Deserialize<'de> for FeatureSetsFilter {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<FeatureSetsFilter, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            FeatureSetsFilter,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = FeatureSetsFilter {
                 feature_names: f.optional("featureNames"),
                 additional_fields: f.rest(),
@@ -3179,7 +3260,7 @@ impl<'de> serde::Deserialize<'de> for FeatureSetsFilter {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("FeatureSetsFilter"))
     }
 }
@@ -3213,11 +3294,14 @@ pub struct FeatureSetsRequest {
 }
 impl serde::Serialize for FeatureSetsRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &FeatureSetsRequest, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &FeatureSetsRequest,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("filters", &v.filters);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3227,8 +3311,11 @@ impl<'de> serde::Deserialize<'de> for FeatureSetsRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<FeatureSetsRequest, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            FeatureSetsRequest,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = FeatureSetsRequest {
                 filters: f.optional("filters"),
                 additional_fields: f.rest(),
@@ -3236,7 +3323,7 @@ impl<'de> serde::Deserialize<'de> for FeatureSetsRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("FeatureSetsRequest"))
     }
 }
@@ -3270,11 +3357,14 @@ pub struct FeatureSetsResponse {
 }
 impl serde::Serialize for FeatureSetsResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &FeatureSetsResponse, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &FeatureSetsResponse,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("featureSets", &v.feature_sets);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3284,8 +3374,11 @@ impl<'de> serde::Deserialize<'de> for FeatureSetsResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<FeatureSetsResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            FeatureSetsResponse,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = FeatureSetsResponse {
                 feature_sets: f.optional("featureSets"),
                 additional_fields: f.rest(),
@@ -3293,7 +3386,7 @@ impl<'de> serde::Deserialize<'de> for FeatureSetsResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("FeatureSetsResponse"))
     }
 }
@@ -3334,13 +3427,16 @@ pub struct GuestEdgeTunnelInfo {
 }
 impl serde::Serialize for GuestEdgeTunnelInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &GuestEdgeTunnelInfo, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &GuestEdgeTunnelInfo,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("serialNumber", &v.serial_number);
             w.optional("activeNodeCount", &v.active_node_count);
             w.optional("allocatedNodeCount", &v.allocated_node_count);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3350,8 +3446,11 @@ impl<'de> serde::Deserialize<'de> for GuestEdgeTunnelInfo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<GuestEdgeTunnelInfo, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            GuestEdgeTunnelInfo,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = GuestEdgeTunnelInfo {
                 serial_number: f.optional("serialNumber"),
                 active_node_count: f.optional("activeNodeCount"),
@@ -3361,7 +3460,7 @@ impl<'de> serde::Deserialize<'de> for GuestEdgeTunnelInfo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("GuestEdgeTunnelInfo"))
     }
 }
@@ -3463,13 +3562,13 @@ impl serde::Serialize for HighAvailabilitySettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &HighAvailabilitySettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("fallbackSettings", &v.fallback_settings);
             w.field("loadDistribution", &v.load_distribution);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3479,8 +3578,11 @@ impl<'de> serde::Deserialize<'de> for HighAvailabilitySettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<HighAvailabilitySettings, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            HighAvailabilitySettings,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = HighAvailabilitySettings {
                 fallback_settings: f.required("fallbackSettings")?,
                 load_distribution: f.required("loadDistribution")?,
@@ -3488,7 +3590,7 @@ impl<'de> serde::Deserialize<'de> for HighAvailabilitySettings {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("HighAvailabilitySettings"))
     }
 }
@@ -3578,14 +3680,14 @@ pub struct Host {
 }
 impl serde::Serialize for Host {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Host, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Host, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.field("hostName", &v.host_name);
             w.field("mac", &v.mac);
             w.field("fixedAddress", &v.fixed_address);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3595,8 +3697,8 @@ impl<'de> serde::Deserialize<'de> for Host {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Host, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Host, ruckus_one_runtime::internal::object::FieldError> {
             let value = Host {
                 id: f.optional("id"),
                 host_name: f.required("hostName")?,
@@ -3607,7 +3709,7 @@ impl<'de> serde::Deserialize<'de> for Host {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Host"))
     }
 }
@@ -3646,12 +3748,15 @@ pub struct IncompatibleDevice {
 }
 impl serde::Serialize for IncompatibleDevice {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &IncompatibleDevice, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &IncompatibleDevice,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("firmware", &v.firmware);
             w.optional("count", &v.count);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3661,8 +3766,11 @@ impl<'de> serde::Deserialize<'de> for IncompatibleDevice {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<IncompatibleDevice, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            IncompatibleDevice,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = IncompatibleDevice {
                 firmware: f.optional("firmware"),
                 count: f.optional("count"),
@@ -3671,7 +3779,7 @@ impl<'de> serde::Deserialize<'de> for IncompatibleDevice {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("IncompatibleDevice"))
     }
 }
@@ -3716,7 +3824,10 @@ pub struct IncompatibleFeature {
 }
 impl serde::Serialize for IncompatibleFeature {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &IncompatibleFeature, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &IncompatibleFeature,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("featureName", &v.feature_name);
             w.optional("featureGroup", &v.feature_group);
             w.optional("featureType", &v.feature_type);
@@ -3725,7 +3836,7 @@ impl serde::Serialize for IncompatibleFeature {
             w.optional("incompatibleDevices", &v.incompatible_devices);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3735,8 +3846,11 @@ impl<'de> serde::Deserialize<'de> for IncompatibleFeature {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<IncompatibleFeature, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            IncompatibleFeature,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = IncompatibleFeature {
                 feature_name: f.optional("featureName"),
                 feature_group: f.optional("featureGroup"),
@@ -3749,7 +3863,7 @@ impl<'de> serde::Deserialize<'de> for IncompatibleFeature {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("IncompatibleFeature"))
     }
 }
@@ -3822,7 +3936,10 @@ pub struct IncompatibleInfo {
 }
 impl serde::Serialize for IncompatibleInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &IncompatibleInfo, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &IncompatibleInfo,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("identityType", &v.identity_type);
             w.optional("id", &v.id);
             w.optional("incompatibleFeatures", &v.incompatible_features);
@@ -3830,7 +3947,7 @@ impl serde::Serialize for IncompatibleInfo {
             w.optional("incompatible", &v.incompatible);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3840,8 +3957,8 @@ impl<'de> serde::Deserialize<'de> for IncompatibleInfo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<IncompatibleInfo, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<IncompatibleInfo, ruckus_one_runtime::internal::object::FieldError> {
             let value = IncompatibleInfo {
                 identity_type: f.optional("identityType"),
                 id: f.optional("id"),
@@ -3853,7 +3970,7 @@ impl<'de> serde::Deserialize<'de> for IncompatibleInfo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("IncompatibleInfo"))
     }
 }
@@ -3968,12 +4085,12 @@ pub struct LagMember {
 }
 impl serde::Serialize for LagMember {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &LagMember, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &LagMember, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("portId", &v.port_id);
             w.optional("portEnabled", &v.port_enabled);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3983,8 +4100,8 @@ impl<'de> serde::Deserialize<'de> for LagMember {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<LagMember, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<LagMember, ruckus_one_runtime::internal::object::FieldError> {
             let value = LagMember {
                 port_id: f.optional("portId"),
                 port_enabled: f.optional("portEnabled"),
@@ -3993,7 +4110,7 @@ impl<'de> serde::Deserialize<'de> for LagMember {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("LagMember"))
     }
 }
@@ -4045,7 +4162,10 @@ pub struct LagSubInterface {
 }
 impl serde::Serialize for LagSubInterface {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &LagSubInterface, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &LagSubInterface,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.field("vlan", &v.vlan);
             w.field("portType", &v.port_type);
@@ -4057,7 +4177,7 @@ impl serde::Serialize for LagSubInterface {
             w.optional("accessPortEnabled", &v.access_port_enabled);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4067,8 +4187,8 @@ impl<'de> serde::Deserialize<'de> for LagSubInterface {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<LagSubInterface, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<LagSubInterface, ruckus_one_runtime::internal::object::FieldError> {
             let value = LagSubInterface {
                 id: f.optional("id"),
                 vlan: f.required("vlan")?,
@@ -4084,7 +4204,7 @@ impl<'de> serde::Deserialize<'de> for LagSubInterface {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("LagSubInterface"))
     }
 }
@@ -4161,14 +4281,14 @@ impl serde::Serialize for LagSubInterfaceResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &LagSubInterfaceResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("lagId", &v.lag_id);
             w.field("lagName", &v.lag_name);
             w.field("subInterfaces", &v.sub_interfaces);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4178,8 +4298,11 @@ impl<'de> serde::Deserialize<'de> for LagSubInterfaceResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<LagSubInterfaceResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            LagSubInterfaceResponse,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = LagSubInterfaceResponse {
                 lag_id: f.required("lagId")?,
                 lag_name: f.required("lagName")?,
@@ -4188,7 +4311,7 @@ impl<'de> serde::Deserialize<'de> for LagSubInterfaceResponse {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("LagSubInterfaceResponse"))
     }
 }
@@ -4248,7 +4371,10 @@ pub struct LinkAggregationGroup {
 }
 impl serde::Serialize for LinkAggregationGroup {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &LinkAggregationGroup, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &LinkAggregationGroup,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("id", &v.id);
             w.optional("description", &v.description);
             w.optional("lagType", &v.lag_type);
@@ -4269,7 +4395,7 @@ impl serde::Serialize for LinkAggregationGroup {
             w.optional("reportSubnet", &v.report_subnet);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4279,8 +4405,11 @@ impl<'de> serde::Deserialize<'de> for LinkAggregationGroup {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<LinkAggregationGroup, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            LinkAggregationGroup,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = LinkAggregationGroup {
                 id: f.required("id")?,
                 description: f.optional("description"),
@@ -4305,7 +4434,7 @@ impl<'de> serde::Deserialize<'de> for LinkAggregationGroup {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("LinkAggregationGroup"))
     }
 }
@@ -4650,7 +4779,7 @@ impl serde::Serialize for LinkHealthCheckPolicy {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &LinkHealthCheckPolicy,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("protocol", &v.protocol);
             w.field("targetIpAddresses", &v.target_ip_addresses);
@@ -4660,7 +4789,7 @@ impl serde::Serialize for LinkHealthCheckPolicy {
             w.field("maxCountToUp", &v.max_count_to_up);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4670,8 +4799,11 @@ impl<'de> serde::Deserialize<'de> for LinkHealthCheckPolicy {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<LinkHealthCheckPolicy, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            LinkHealthCheckPolicy,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = LinkHealthCheckPolicy {
                 protocol: f.required("protocol")?,
                 target_ip_addresses: f.required("targetIpAddresses")?,
@@ -4683,7 +4815,7 @@ impl<'de> serde::Deserialize<'de> for LinkHealthCheckPolicy {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("LinkHealthCheckPolicy"))
     }
 }
@@ -4889,12 +5021,12 @@ pub struct NatPool {
 }
 impl serde::Serialize for NatPool {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &NatPool, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &NatPool, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("startIpAddress", &v.start_ip_address);
             w.optional("endIpAddress", &v.end_ip_address);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4904,8 +5036,8 @@ impl<'de> serde::Deserialize<'de> for NatPool {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<NatPool, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<NatPool, ruckus_one_runtime::internal::object::FieldError> {
             let value = NatPool {
                 start_ip_address: f.optional("startIpAddress"),
                 end_ip_address: f.optional("endIpAddress"),
@@ -4914,7 +5046,7 @@ impl<'de> serde::Deserialize<'de> for NatPool {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("NatPool"))
     }
 }
@@ -4955,12 +5087,15 @@ pub struct NetworkInfo {
 }
 impl serde::Serialize for NetworkInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &NetworkInfo, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &NetworkInfo,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("networkId", &v.network_id);
             w.optional("networkName", &v.network_name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4970,8 +5105,8 @@ impl<'de> serde::Deserialize<'de> for NetworkInfo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<NetworkInfo, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<NetworkInfo, ruckus_one_runtime::internal::object::FieldError> {
             let value = NetworkInfo {
                 network_id: f.optional("networkId"),
                 network_name: f.optional("networkName"),
@@ -4980,7 +5115,7 @@ impl<'de> serde::Deserialize<'de> for NetworkInfo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("NetworkInfo"))
     }
 }
@@ -5023,12 +5158,15 @@ pub struct NodeLagSubInterface {
 }
 impl serde::Serialize for NodeLagSubInterface {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &NodeLagSubInterface, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &NodeLagSubInterface,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("lagId", &v.lag_id);
             w.field("subInterfaces", &v.sub_interfaces);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5038,8 +5176,11 @@ impl<'de> serde::Deserialize<'de> for NodeLagSubInterface {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<NodeLagSubInterface, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            NodeLagSubInterface,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = NodeLagSubInterface {
                 lag_id: f.required("lagId")?,
                 sub_interfaces: f.required("subInterfaces")?,
@@ -5047,7 +5188,7 @@ impl<'de> serde::Deserialize<'de> for NodeLagSubInterface {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("NodeLagSubInterface"))
     }
 }
@@ -5079,12 +5220,15 @@ pub struct NodePortSubInterface {
 }
 impl serde::Serialize for NodePortSubInterface {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &NodePortSubInterface, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &NodePortSubInterface,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("portId", &v.port_id);
             w.field("subInterfaces", &v.sub_interfaces);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5094,8 +5238,11 @@ impl<'de> serde::Deserialize<'de> for NodePortSubInterface {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<NodePortSubInterface, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            NodePortSubInterface,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = NodePortSubInterface {
                 port_id: f.required("portId")?,
                 sub_interfaces: f.required("subInterfaces")?,
@@ -5103,7 +5250,7 @@ impl<'de> serde::Deserialize<'de> for NodePortSubInterface {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("NodePortSubInterface"))
     }
 }
@@ -5135,13 +5282,16 @@ pub struct NodeSubInterface {
 }
 impl serde::Serialize for NodeSubInterface {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &NodeSubInterface, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &NodeSubInterface,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("serialNumber", &v.serial_number);
             w.field("ports", &v.ports);
             w.field("lags", &v.lags);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5151,8 +5301,8 @@ impl<'de> serde::Deserialize<'de> for NodeSubInterface {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<NodeSubInterface, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<NodeSubInterface, ruckus_one_runtime::internal::object::FieldError> {
             let value = NodeSubInterface {
                 serial_number: f.required("serialNumber")?,
                 ports: f.required("ports")?,
@@ -5161,7 +5311,7 @@ impl<'de> serde::Deserialize<'de> for NodeSubInterface {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("NodeSubInterface"))
     }
 }
@@ -5200,14 +5350,14 @@ impl serde::Serialize for NodeSubInterfaceResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &NodeSubInterfaceResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("serialNumber", &v.serial_number);
             w.field("ports", &v.ports);
             w.field("lags", &v.lags);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5217,8 +5367,11 @@ impl<'de> serde::Deserialize<'de> for NodeSubInterfaceResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<NodeSubInterfaceResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            NodeSubInterfaceResponse,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = NodeSubInterfaceResponse {
                 serial_number: f.required("serialNumber")?,
                 ports: f.required("ports")?,
@@ -5227,7 +5380,7 @@ impl<'de> serde::Deserialize<'de> for NodeSubInterfaceResponse {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("NodeSubInterfaceResponse"))
     }
 }
@@ -5266,14 +5419,14 @@ impl serde::Serialize for OperationResponseObject {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &OperationResponseObject,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
             w.optional("links", &v.links);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5283,8 +5436,11 @@ impl<'de> serde::Deserialize<'de> for OperationResponseObject {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<OperationResponseObject, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            OperationResponseObject,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = OperationResponseObject {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
@@ -5294,7 +5450,7 @@ impl<'de> serde::Deserialize<'de> for OperationResponseObject {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("OperationResponseObject"))
     }
 }
@@ -5343,13 +5499,13 @@ impl serde::Serialize for PageResponseClusterResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &PageResponseClusterResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("content", &v.content);
             w.optional("paging", &v.paging);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5359,10 +5515,10 @@ impl<'de> serde::Deserialize<'de> for PageResponseClusterResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             PageResponseClusterResponse,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = PageResponseClusterResponse {
                 content: f.optional("content"),
@@ -5372,7 +5528,7 @@ impl<'de> serde::Deserialize<'de> for PageResponseClusterResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PageResponseClusterResponse"))
     }
 }
@@ -5416,13 +5572,13 @@ pub struct Paging {
 }
 impl serde::Serialize for Paging {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Paging, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Paging, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("page", &v.page);
             w.optional("pageSize", &v.page_size);
             w.optional("totalCount", &v.total_count);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5432,8 +5588,8 @@ impl<'de> serde::Deserialize<'de> for Paging {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Paging, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Paging, ruckus_one_runtime::internal::object::FieldError> {
             let value = Paging {
                 page: f.optional("page"),
                 page_size: f.optional("pageSize"),
@@ -5443,7 +5599,7 @@ impl<'de> serde::Deserialize<'de> for Paging {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Paging"))
     }
 }
@@ -5497,7 +5653,10 @@ pub struct PatchCluster {
 }
 impl serde::Serialize for PatchCluster {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PatchCluster, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &PatchCluster,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("name", &v.name);
             w.optional("description", &v.description);
             w.optional("smartEdges", &v.smart_edges);
@@ -5505,7 +5664,7 @@ impl serde::Serialize for PatchCluster {
             w.optional("virtualIpSettings", &v.virtual_ip_settings);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5515,8 +5674,8 @@ impl<'de> serde::Deserialize<'de> for PatchCluster {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PatchCluster, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<PatchCluster, ruckus_one_runtime::internal::object::FieldError> {
             let value = PatchCluster {
                 name: f.optional("name"),
                 description: f.optional("description"),
@@ -5528,7 +5687,7 @@ impl<'de> serde::Deserialize<'de> for PatchCluster {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PatchCluster"))
     }
 }
@@ -5599,7 +5758,7 @@ impl serde::Serialize for PatchClusterNetworkSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &PatchClusterNetworkSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("virtualIpSettings", &v.virtual_ip_settings);
             w.optional("portSettings", &v.port_settings);
@@ -5609,7 +5768,7 @@ impl serde::Serialize for PatchClusterNetworkSettings {
             w.optional("multiWanSettings", &v.multi_wan_settings);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5619,10 +5778,10 @@ impl<'de> serde::Deserialize<'de> for PatchClusterNetworkSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             PatchClusterNetworkSettings,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = PatchClusterNetworkSettings {
                 virtual_ip_settings: f.optional("virtualIpSettings"),
@@ -5636,7 +5795,7 @@ impl<'de> serde::Deserialize<'de> for PatchClusterNetworkSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PatchClusterNetworkSettings"))
     }
 }
@@ -5718,13 +5877,13 @@ pub struct PatchEdge {
 }
 impl serde::Serialize for PatchEdge {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PatchEdge, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &PatchEdge, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.field("name", &v.name);
             w.optional("description", &v.description);
             w.optional("otpState", &v.otp_state);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5734,8 +5893,8 @@ impl<'de> serde::Deserialize<'de> for PatchEdge {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PatchEdge, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<PatchEdge, ruckus_one_runtime::internal::object::FieldError> {
             let value = PatchEdge {
                 name: f.required("name")?,
                 description: f.optional("description"),
@@ -5745,7 +5904,7 @@ impl<'de> serde::Deserialize<'de> for PatchEdge {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PatchEdge"))
     }
 }
@@ -5800,7 +5959,10 @@ pub struct PatchEdgeDhcpProfile {
 }
 impl serde::Serialize for PatchEdgeDhcpProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PatchEdgeDhcpProfile, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &PatchEdgeDhcpProfile,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("dhcpRelay", &v.dhcp_relay);
             w.optional("externalDhcpServerFqdnIp", &v.external_dhcp_server_fqdn_ip);
             w.optional("domainName", &v.domain_name);
@@ -5815,7 +5977,7 @@ impl serde::Serialize for PatchEdgeDhcpProfile {
             w.optional("action", &v.action);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5825,8 +5987,11 @@ impl<'de> serde::Deserialize<'de> for PatchEdgeDhcpProfile {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PatchEdgeDhcpProfile, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            PatchEdgeDhcpProfile,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = PatchEdgeDhcpProfile {
                 dhcp_relay: f.optional("dhcpRelay"),
                 external_dhcp_server_fqdn_ip: f.optional("externalDhcpServerFqdnIp"),
@@ -5845,7 +6010,7 @@ impl<'de> serde::Deserialize<'de> for PatchEdgeDhcpProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PatchEdgeDhcpProfile"))
     }
 }
@@ -6027,7 +6192,7 @@ impl serde::Serialize for PersonalIdentityNetwork {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &PersonalIdentityNetwork,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.field("name", &v.name);
@@ -6037,7 +6202,7 @@ impl serde::Serialize for PersonalIdentityNetwork {
             w.optional("distributionSwitchInfos", &v.distribution_switch_infos);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6047,8 +6212,11 @@ impl<'de> serde::Deserialize<'de> for PersonalIdentityNetwork {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PersonalIdentityNetwork, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            PersonalIdentityNetwork,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = PersonalIdentityNetwork {
                 id: f.optional("id"),
                 name: f.required("name")?,
@@ -6061,7 +6229,7 @@ impl<'de> serde::Deserialize<'de> for PersonalIdentityNetwork {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PersonalIdentityNetwork"))
     }
 }
@@ -6131,13 +6299,13 @@ impl serde::Serialize for PersonalIdentityNetworkPage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &PersonalIdentityNetworkPage,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("content", &v.content);
             w.optional("paging", &v.paging);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6147,10 +6315,10 @@ impl<'de> serde::Deserialize<'de> for PersonalIdentityNetworkPage {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             PersonalIdentityNetworkPage,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = PersonalIdentityNetworkPage {
                 content: f.optional("content"),
@@ -6160,7 +6328,7 @@ impl<'de> serde::Deserialize<'de> for PersonalIdentityNetworkPage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PersonalIdentityNetworkPage"))
     }
 }
@@ -6224,7 +6392,10 @@ pub struct PinAccessSwitchInfo {
 }
 impl serde::Serialize for PinAccessSwitchInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PinAccessSwitchInfo, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &PinAccessSwitchInfo,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("distributionSwitchId", &v.distribution_switch_id);
             w.optional("id", &v.id);
             w.optional("templateId", &v.template_id);
@@ -6238,7 +6409,7 @@ impl serde::Serialize for PinAccessSwitchInfo {
             w.optional("webAuthPasswordLabel", &v.web_auth_password_label);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6248,8 +6419,11 @@ impl<'de> serde::Deserialize<'de> for PinAccessSwitchInfo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PinAccessSwitchInfo, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            PinAccessSwitchInfo,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = PinAccessSwitchInfo {
                 distribution_switch_id: f.optional("distributionSwitchId"),
                 id: f.optional("id"),
@@ -6267,7 +6441,7 @@ impl<'de> serde::Deserialize<'de> for PinAccessSwitchInfo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PinAccessSwitchInfo"))
     }
 }
@@ -6377,7 +6551,7 @@ impl serde::Serialize for PinDistributionSwitchInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &PinDistributionSwitchInfo,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("loopbackInterfaceId", &v.loopback_interface_id);
@@ -6388,7 +6562,7 @@ impl serde::Serialize for PinDistributionSwitchInfo {
             w.optional("vlans", &v.vlans);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6398,8 +6572,11 @@ impl<'de> serde::Deserialize<'de> for PinDistributionSwitchInfo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PinDistributionSwitchInfo, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            PinDistributionSwitchInfo,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = PinDistributionSwitchInfo {
                 id: f.optional("id"),
                 loopback_interface_id: f.optional("loopbackInterfaceId"),
@@ -6414,7 +6591,7 @@ impl<'de> serde::Deserialize<'de> for PinDistributionSwitchInfo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PinDistributionSwitchInfo"))
     }
 }
@@ -6504,14 +6681,17 @@ pub struct PinEdgeClusterInfo {
 }
 impl serde::Serialize for PinEdgeClusterInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PinEdgeClusterInfo, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &PinEdgeClusterInfo,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("dhcpInfoId", &v.dhcp_info_id);
             w.optional("dhcpPoolId", &v.dhcp_pool_id);
             w.optional("edgeClusterId", &v.edge_cluster_id);
             w.optional("segments", &v.segments);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6521,8 +6701,11 @@ impl<'de> serde::Deserialize<'de> for PinEdgeClusterInfo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PinEdgeClusterInfo, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            PinEdgeClusterInfo,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = PinEdgeClusterInfo {
                 dhcp_info_id: f.optional("dhcpInfoId"),
                 dhcp_pool_id: f.optional("dhcpPoolId"),
@@ -6533,7 +6716,7 @@ impl<'de> serde::Deserialize<'de> for PinEdgeClusterInfo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PinEdgeClusterInfo"))
     }
 }
@@ -6588,12 +6771,15 @@ pub struct PinUplinkInfo {
 }
 impl serde::Serialize for PinUplinkInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PinUplinkInfo, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &PinUplinkInfo,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("uplinkId", &v.uplink_id);
             w.optional("uplinkType", &v.uplink_type);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6603,8 +6789,8 @@ impl<'de> serde::Deserialize<'de> for PinUplinkInfo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PinUplinkInfo, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<PinUplinkInfo, ruckus_one_runtime::internal::object::FieldError> {
             let value = PinUplinkInfo {
                 uplink_id: f.optional("uplinkId"),
                 uplink_type: f.optional("uplinkType"),
@@ -6613,7 +6799,7 @@ impl<'de> serde::Deserialize<'de> for PinUplinkInfo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PinUplinkInfo"))
     }
 }
@@ -6675,7 +6861,7 @@ pub struct Port {
 }
 impl serde::Serialize for Port {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Port, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Port, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.field("id", &v.id);
             w.field("name", &v.name);
             w.optional("interfaceName", &v.interface_name);
@@ -6695,7 +6881,7 @@ impl serde::Serialize for Port {
             w.optional_number("maxSpeedCapa", v.max_speed_capa);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6705,8 +6891,8 @@ impl<'de> serde::Deserialize<'de> for Port {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Port, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Port, ruckus_one_runtime::internal::object::FieldError> {
             let value = Port {
                 id: f.required("id")?,
                 name: f.required("name")?,
@@ -6730,7 +6916,7 @@ impl<'de> serde::Deserialize<'de> for Port {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Port"))
     }
 }
@@ -6890,11 +7076,11 @@ pub struct PortConfig {
 }
 impl serde::Serialize for PortConfig {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PortConfig, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &PortConfig, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("ports", &v.ports);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6904,8 +7090,8 @@ impl<'de> serde::Deserialize<'de> for PortConfig {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PortConfig, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<PortConfig, ruckus_one_runtime::internal::object::FieldError> {
             let value = PortConfig {
                 ports: f.optional("ports"),
                 additional_fields: f.rest(),
@@ -6913,7 +7099,7 @@ impl<'de> serde::Deserialize<'de> for PortConfig {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PortConfig"))
     }
 }
@@ -6951,14 +7137,14 @@ impl serde::Serialize for PortSubInterfaceResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &PortSubInterfaceResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("portId", &v.port_id);
             w.field("interfaceName", &v.interface_name);
             w.field("subInterfaces", &v.sub_interfaces);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6968,8 +7154,11 @@ impl<'de> serde::Deserialize<'de> for PortSubInterfaceResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PortSubInterfaceResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            PortSubInterfaceResponse,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = PortSubInterfaceResponse {
                 port_id: f.required("portId")?,
                 interface_name: f.required("interfaceName")?,
@@ -6978,7 +7167,7 @@ impl<'de> serde::Deserialize<'de> for PortSubInterfaceResponse {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PortSubInterfaceResponse"))
     }
 }
@@ -7083,7 +7272,7 @@ impl serde::Serialize for QueryResponseEdgeSdLanStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &QueryResponseEdgeSdLanStatus,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -7094,7 +7283,7 @@ impl serde::Serialize for QueryResponseEdgeSdLanStatus {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7104,10 +7293,10 @@ impl<'de> serde::Deserialize<'de> for QueryResponseEdgeSdLanStatus {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             QueryResponseEdgeSdLanStatus,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseEdgeSdLanStatus {
                 fields: f.optional("fields"),
@@ -7122,7 +7311,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseEdgeSdLanStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("QueryResponseEdgeSdLanStatus"))
     }
 }
@@ -7195,11 +7384,14 @@ pub struct Requirement {
 }
 impl serde::Serialize for Requirement {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Requirement, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &Requirement,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("firmware", &v.firmware);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7209,8 +7401,8 @@ impl<'de> serde::Deserialize<'de> for Requirement {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Requirement, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Requirement, ruckus_one_runtime::internal::object::FieldError> {
             let value = Requirement {
                 firmware: f.optional("firmware"),
                 additional_fields: f.rest(),
@@ -7218,7 +7410,7 @@ impl<'de> serde::Deserialize<'de> for Requirement {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Requirement"))
     }
 }
@@ -7259,7 +7451,10 @@ pub struct RuckusDhcpPool {
 }
 impl serde::Serialize for RuckusDhcpPool {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &RuckusDhcpPool, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &RuckusDhcpPool,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.field("poolName", &v.pool_name);
             w.field("subnetMask", &v.subnet_mask);
@@ -7269,7 +7464,7 @@ impl serde::Serialize for RuckusDhcpPool {
             w.optional("activated", &v.activated);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7279,8 +7474,8 @@ impl<'de> serde::Deserialize<'de> for RuckusDhcpPool {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<RuckusDhcpPool, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<RuckusDhcpPool, ruckus_one_runtime::internal::object::FieldError> {
             let value = RuckusDhcpPool {
                 id: f.optional("id"),
                 pool_name: f.required("poolName")?,
@@ -7294,7 +7489,7 @@ impl<'de> serde::Deserialize<'de> for RuckusDhcpPool {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("RuckusDhcpPool"))
     }
 }
@@ -7392,14 +7587,14 @@ pub struct Schedule {
 }
 impl serde::Serialize for Schedule {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Schedule, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Schedule, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.field("type", &v.type_);
             w.optional("time", &v.time);
             w.optional("weekday", &v.weekday);
             w.optional("intervalHours", &v.interval_hours);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7409,8 +7604,8 @@ impl<'de> serde::Deserialize<'de> for Schedule {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Schedule, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Schedule, ruckus_one_runtime::internal::object::FieldError> {
             let value = Schedule {
                 type_: f.required("type")?,
                 time: f.optional("time"),
@@ -7421,7 +7616,7 @@ impl<'de> serde::Deserialize<'de> for Schedule {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Schedule"))
     }
 }
@@ -7600,12 +7795,12 @@ impl serde::Serialize for ServiceEdgeCompatibilityFilter {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ServiceEdgeCompatibilityFilter,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("serviceIds", &v.service_ids);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7615,10 +7810,10 @@ impl<'de> serde::Deserialize<'de> for ServiceEdgeCompatibilityFilter {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             ServiceEdgeCompatibilityFilter,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ServiceEdgeCompatibilityFilter {
                 service_ids: f.optional("serviceIds"),
@@ -7627,7 +7822,7 @@ impl<'de> serde::Deserialize<'de> for ServiceEdgeCompatibilityFilter {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ServiceEdgeCompatibilityFilter"))
     }
 }
@@ -7663,12 +7858,12 @@ impl serde::Serialize for ServiceEdgeCompatibilityRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ServiceEdgeCompatibilityRequest,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("filters", &v.filters);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7678,10 +7873,10 @@ impl<'de> serde::Deserialize<'de> for ServiceEdgeCompatibilityRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             ServiceEdgeCompatibilityRequest,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ServiceEdgeCompatibilityRequest {
                 filters: f.required("filters")?,
@@ -7689,7 +7884,7 @@ impl<'de> serde::Deserialize<'de> for ServiceEdgeCompatibilityRequest {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ServiceEdgeCompatibilityRequest"))
     }
 }
@@ -7720,12 +7915,12 @@ impl serde::Serialize for ServiceEdgeCompatibilityResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ServiceEdgeCompatibilityResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("compatibilities", &v.compatibilities);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7735,10 +7930,10 @@ impl<'de> serde::Deserialize<'de> for ServiceEdgeCompatibilityResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             ServiceEdgeCompatibilityResponse,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ServiceEdgeCompatibilityResponse {
                 compatibilities: f.optional("compatibilities"),
@@ -7747,7 +7942,7 @@ impl<'de> serde::Deserialize<'de> for ServiceEdgeCompatibilityResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ServiceEdgeCompatibilityResponse"))
     }
 }
@@ -7787,13 +7982,13 @@ impl serde::Serialize for ServiceIncompatibleInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ServiceIncompatibleInfo,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("serviceId", &v.service_id);
             w.optional("clusterEdgeCompatibilities", &v.cluster_edge_compatibilities);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7803,8 +7998,11 @@ impl<'de> serde::Deserialize<'de> for ServiceIncompatibleInfo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ServiceIncompatibleInfo, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ServiceIncompatibleInfo,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ServiceIncompatibleInfo {
                 service_id: f.optional("serviceId"),
                 cluster_edge_compatibilities: f.optional("clusterEdgeCompatibilities"),
@@ -7813,7 +8011,7 @@ impl<'de> serde::Deserialize<'de> for ServiceIncompatibleInfo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ServiceIncompatibleInfo"))
     }
 }
@@ -7859,14 +8057,17 @@ pub struct StaticRoute {
 }
 impl serde::Serialize for StaticRoute {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &StaticRoute, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &StaticRoute,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.field("destIp", &v.dest_ip);
             w.field("destSubnet", &v.dest_subnet);
             w.field("nextHop", &v.next_hop);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7876,8 +8077,8 @@ impl<'de> serde::Deserialize<'de> for StaticRoute {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<StaticRoute, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<StaticRoute, ruckus_one_runtime::internal::object::FieldError> {
             let value = StaticRoute {
                 id: f.optional("id"),
                 dest_ip: f.required("destIp")?,
@@ -7888,7 +8089,7 @@ impl<'de> serde::Deserialize<'de> for StaticRoute {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("StaticRoute"))
     }
 }
@@ -7925,11 +8126,14 @@ pub struct StaticRouteConfig {
 }
 impl serde::Serialize for StaticRouteConfig {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &StaticRouteConfig, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &StaticRouteConfig,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("routes", &v.routes);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7939,8 +8143,11 @@ impl<'de> serde::Deserialize<'de> for StaticRouteConfig {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<StaticRouteConfig, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            StaticRouteConfig,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = StaticRouteConfig {
                 routes: f.optional("routes"),
                 additional_fields: f.rest(),
@@ -7948,7 +8155,7 @@ impl<'de> serde::Deserialize<'de> for StaticRouteConfig {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("StaticRouteConfig"))
     }
 }
@@ -7994,7 +8201,10 @@ pub struct SubInterface {
 }
 impl serde::Serialize for SubInterface {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SubInterface, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &SubInterface,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.field("vlan", &v.vlan);
             w.field("portType", &v.port_type);
@@ -8006,7 +8216,7 @@ impl serde::Serialize for SubInterface {
             w.optional("accessPortEnabled", &v.access_port_enabled);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -8016,8 +8226,8 @@ impl<'de> serde::Deserialize<'de> for SubInterface {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SubInterface, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<SubInterface, ruckus_one_runtime::internal::object::FieldError> {
             let value = SubInterface {
                 id: f.optional("id"),
                 vlan: f.required("vlan")?,
@@ -8033,7 +8243,7 @@ impl<'de> serde::Deserialize<'de> for SubInterface {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SubInterface"))
     }
 }
@@ -8118,7 +8328,10 @@ pub struct SubInterfaceResponse {
 }
 impl serde::Serialize for SubInterfaceResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SubInterfaceResponse, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &SubInterfaceResponse,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.field("vlan", &v.vlan);
             w.field("portType", &v.port_type);
@@ -8131,7 +8344,7 @@ impl serde::Serialize for SubInterfaceResponse {
             w.optional("interfaceName", &v.interface_name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -8141,8 +8354,11 @@ impl<'de> serde::Deserialize<'de> for SubInterfaceResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SubInterfaceResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            SubInterfaceResponse,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = SubInterfaceResponse {
                 id: f.optional("id"),
                 vlan: f.required("vlan")?,
@@ -8159,7 +8375,7 @@ impl<'de> serde::Deserialize<'de> for SubInterfaceResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SubInterfaceResponse"))
     }
 }
@@ -8238,12 +8454,15 @@ pub struct Troubleshooting {
 }
 impl serde::Serialize for Troubleshooting {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Troubleshooting, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &Troubleshooting,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("action", &v.action);
             w.optional("targetHost", &v.target_host);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -8253,8 +8472,8 @@ impl<'de> serde::Deserialize<'de> for Troubleshooting {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Troubleshooting, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Troubleshooting, ruckus_one_runtime::internal::object::FieldError> {
             let value = Troubleshooting {
                 action: f.required("action")?,
                 target_host: f.optional("targetHost"),
@@ -8263,7 +8482,7 @@ impl<'de> serde::Deserialize<'de> for Troubleshooting {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Troubleshooting"))
     }
 }
@@ -8302,7 +8521,10 @@ pub struct TunneledWlanInfo {
 }
 impl serde::Serialize for TunneledWlanInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &TunneledWlanInfo, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &TunneledWlanInfo,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("networkId", &v.network_id);
             w.optional("networkName", &v.network_name);
             w.optional("venueId", &v.venue_id);
@@ -8310,7 +8532,7 @@ impl serde::Serialize for TunneledWlanInfo {
             w.optional("wlanId", &v.wlan_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -8320,8 +8542,8 @@ impl<'de> serde::Deserialize<'de> for TunneledWlanInfo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<TunneledWlanInfo, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<TunneledWlanInfo, ruckus_one_runtime::internal::object::FieldError> {
             let value = TunneledWlanInfo {
                 network_id: f.optional("networkId"),
                 network_name: f.optional("networkName"),
@@ -8333,7 +8555,7 @@ impl<'de> serde::Deserialize<'de> for TunneledWlanInfo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("TunneledWlanInfo"))
     }
 }
@@ -8407,7 +8629,7 @@ impl serde::Serialize for UpdateEdgeDhcpProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &UpdateEdgeDhcpProfile,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("dhcpRelay", &v.dhcp_relay);
             w.optional("externalDhcpServerFqdnIp", &v.external_dhcp_server_fqdn_ip);
@@ -8423,7 +8645,7 @@ impl serde::Serialize for UpdateEdgeDhcpProfile {
             w.optional("action", &v.action);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -8433,8 +8655,11 @@ impl<'de> serde::Deserialize<'de> for UpdateEdgeDhcpProfile {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<UpdateEdgeDhcpProfile, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            UpdateEdgeDhcpProfile,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = UpdateEdgeDhcpProfile {
                 dhcp_relay: f.optional("dhcpRelay"),
                 external_dhcp_server_fqdn_ip: f.optional("externalDhcpServerFqdnIp"),
@@ -8453,7 +8678,7 @@ impl<'de> serde::Deserialize<'de> for UpdateEdgeDhcpProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("UpdateEdgeDhcpProfile"))
     }
 }
@@ -8568,7 +8793,7 @@ impl serde::Serialize for UpdateLinkAggregationGroup {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &UpdateLinkAggregationGroup,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("description", &v.description);
             w.optional("lagType", &v.lag_type);
@@ -8587,7 +8812,7 @@ impl serde::Serialize for UpdateLinkAggregationGroup {
             w.field("lagEnabled", &v.lag_enabled);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -8597,8 +8822,11 @@ impl<'de> serde::Deserialize<'de> for UpdateLinkAggregationGroup {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<UpdateLinkAggregationGroup, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            UpdateLinkAggregationGroup,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = UpdateLinkAggregationGroup {
                 description: f.optional("description"),
                 lag_type: f.optional("lagType"),
@@ -8620,7 +8848,7 @@ impl<'de> serde::Deserialize<'de> for UpdateLinkAggregationGroup {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("UpdateLinkAggregationGroup"))
     }
 }
@@ -8757,210 +8985,5 @@ impl UpdateLinkAggregationGroupBuilder {
             lag_enabled: self.lag_enabled.ok_or(missing("lagEnabled"))?,
             additional_fields: std::collections::BTreeMap::new(),
         })
-    }
-}
-/// Provenance: reference (ruckus_edge_api-1.0.3.yaml VenueEdgeCompatibilityFilter).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct VenueEdgeCompatibilityFilter {
-    pub venue_ids: Option<Vec<String>>,
-    pub edge_ids: Option<Vec<String>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-impl serde::Serialize for VenueEdgeCompatibilityFilter {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueEdgeCompatibilityFilter,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("venueIds", &v.venue_ids);
-            w.optional("edgeIds", &v.edge_ids);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueEdgeCompatibilityFilter {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            VenueEdgeCompatibilityFilter,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = VenueEdgeCompatibilityFilter {
-                venue_ids: f.optional("venueIds"),
-                edge_ids: f.optional("edgeIds"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueEdgeCompatibilityFilter"))
-    }
-}
-impl VenueEdgeCompatibilityFilter {
-    /// Creates a value with every field empty.
-    #[inline]
-    pub fn new() -> Self {
-        Self {
-            venue_ids: None,
-            edge_ids: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `venueIds`.
-    pub fn with_venue_ids(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.venue_ids = Some(value.into());
-        self
-    }
-    /// Sets `edgeIds`.
-    pub fn with_edge_ids(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.edge_ids = Some(value.into());
-        self
-    }
-}
-/// Provenance: reference (ruckus_edge_api-1.0.3.yaml VenueEdgeCompatibilityRequest).
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct VenueEdgeCompatibilityRequest {
-    pub feature_names: Option<Vec<String>>,
-    pub filters: VenueEdgeCompatibilityFilter,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-impl serde::Serialize for VenueEdgeCompatibilityRequest {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueEdgeCompatibilityRequest,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("featureNames", &v.feature_names);
-            w.field("filters", &v.filters);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueEdgeCompatibilityRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            VenueEdgeCompatibilityRequest,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = VenueEdgeCompatibilityRequest {
-                feature_names: f.optional("featureNames"),
-                filters: f.required("filters")?,
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueEdgeCompatibilityRequest"))
-    }
-}
-impl VenueEdgeCompatibilityRequest {
-    /// Creates a value from the required fields; optional fields start empty.
-    #[inline]
-    pub fn new(filters: VenueEdgeCompatibilityFilter) -> Self {
-        Self {
-            feature_names: None,
-            filters,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `featureNames`.
-    pub fn with_feature_names(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.feature_names = Some(value.into());
-        self
-    }
-}
-/// Provenance: reference (ruckus_edge_api-1.0.3.yaml VenueEdgeCompatibilityResponseV1_1).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct VenueEdgeCompatibilityResponse {
-    pub compatibilities: Option<Vec<IncompatibleInfo>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-impl serde::Serialize for VenueEdgeCompatibilityResponse {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueEdgeCompatibilityResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("compatibilities", &v.compatibilities);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueEdgeCompatibilityResponse {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            VenueEdgeCompatibilityResponse,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = VenueEdgeCompatibilityResponse {
-                compatibilities: f.optional("compatibilities"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueEdgeCompatibilityResponse"))
-    }
-}
-impl VenueEdgeCompatibilityResponse {
-    /// Creates a value with every field empty.
-    #[inline]
-    pub fn new() -> Self {
-        Self {
-            compatibilities: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `compatibilities`.
-    pub fn with_compatibilities(
-        mut self,
-        value: impl Into<Vec<IncompatibleInfo>>,
-    ) -> Self {
-        self.compatibilities = Some(value.into());
-        self
     }
 }

@@ -32,7 +32,7 @@ pub struct Account {
 }
 impl serde::Serialize for Account {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Account, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Account, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.optional("createdDate", &v.created_date);
             w.optional("updatedDate", &v.updated_date);
@@ -50,7 +50,7 @@ impl serde::Serialize for Account {
             w.optional("parentId", &v.parent_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -60,8 +60,8 @@ impl<'de> serde::Deserialize<'de> for Account {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Account, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Account, ruckus_one_runtime::internal::object::FieldError> {
             let value = Account {
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),
@@ -83,7 +83,7 @@ impl<'de> serde::Deserialize<'de> for Account {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Account"))
     }
 }
@@ -211,7 +211,10 @@ pub struct AccountInfo {
 }
 impl serde::Serialize for AccountInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AccountInfo, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AccountInfo,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("userFullName", &v.user_full_name);
             w.optional("userEmail", &v.user_email);
             w.optional("accountName", &v.account_name);
@@ -225,7 +228,7 @@ impl serde::Serialize for AccountInfo {
             w.optional("country", &v.country);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -235,8 +238,8 @@ impl<'de> serde::Deserialize<'de> for AccountInfo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AccountInfo, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AccountInfo, ruckus_one_runtime::internal::object::FieldError> {
             let value = AccountInfo {
                 user_full_name: f.optional("userFullName"),
                 user_email: f.optional("userEmail"),
@@ -254,7 +257,7 @@ impl<'de> serde::Deserialize<'de> for AccountInfo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AccountInfo"))
     }
 }
@@ -388,7 +391,10 @@ pub struct AddMspEcRequest {
 }
 impl serde::Serialize for AddMspEcRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AddMspEcRequest, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AddMspEcRequest,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("account_id", &v.account_id);
             w.optional("name", &v.name);
             w.optional("street_address", &v.street_address);
@@ -415,7 +421,7 @@ impl serde::Serialize for AddMspEcRequest {
             w.optional("propertyCode", &v.property_code);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -425,8 +431,8 @@ impl<'de> serde::Deserialize<'de> for AddMspEcRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AddMspEcRequest, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AddMspEcRequest, ruckus_one_runtime::internal::object::FieldError> {
             let value = AddMspEcRequest {
                 account_id: f.optional("account_id"),
                 name: f.optional("name"),
@@ -457,7 +463,7 @@ impl<'de> serde::Deserialize<'de> for AddMspEcRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AddMspEcRequest"))
     }
 }
@@ -638,12 +644,12 @@ impl serde::Serialize for AddTenantRequestHolder {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &AddTenantRequestHolder,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("data", &v.data);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -653,8 +659,11 @@ impl<'de> serde::Deserialize<'de> for AddTenantRequestHolder {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AddTenantRequestHolder, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AddTenantRequestHolder,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AddTenantRequestHolder {
                 data: f.optional("data"),
                 additional_fields: f.rest(),
@@ -662,7 +671,7 @@ impl<'de> serde::Deserialize<'de> for AddTenantRequestHolder {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AddTenantRequestHolder"))
     }
 }
@@ -713,7 +722,7 @@ pub struct Admin {
 }
 impl serde::Serialize for Admin {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Admin, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Admin, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.optional("createdDate", &v.created_date);
             w.optional("updatedDate", &v.updated_date);
@@ -732,7 +741,7 @@ impl serde::Serialize for Admin {
             w.optional("parentId", &v.parent_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -742,8 +751,8 @@ impl<'de> serde::Deserialize<'de> for Admin {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Admin, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Admin, ruckus_one_runtime::internal::object::FieldError> {
             let value = Admin {
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),
@@ -766,7 +775,7 @@ impl<'de> serde::Deserialize<'de> for Admin {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Admin"))
     }
 }
@@ -901,7 +910,10 @@ pub struct AdminAppSettings {
 }
 impl serde::Serialize for AdminAppSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AdminAppSettings, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AdminAppSettings,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("createdDate", &v.created_date);
             w.optional("updatedDate", &v.updated_date);
@@ -911,7 +923,7 @@ impl serde::Serialize for AdminAppSettings {
             w.optional("parentId", &v.parent_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -921,8 +933,8 @@ impl<'de> serde::Deserialize<'de> for AdminAppSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AdminAppSettings, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AdminAppSettings, ruckus_one_runtime::internal::object::FieldError> {
             let value = AdminAppSettings {
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),
@@ -936,7 +948,7 @@ impl<'de> serde::Deserialize<'de> for AdminAppSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AdminAppSettings"))
     }
 }
@@ -1185,7 +1197,10 @@ pub struct AdminQueryRequest {
 }
 impl serde::Serialize for AdminQueryRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AdminQueryRequest, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AdminQueryRequest,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("mspEcTenantIds", &v.msp_ec_tenant_ids);
             w.optional("page", &v.page);
             w.optional("pageSize", &v.page_size);
@@ -1196,7 +1211,7 @@ impl serde::Serialize for AdminQueryRequest {
             w.optional("filters", &v.filters);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1206,8 +1221,11 @@ impl<'de> serde::Deserialize<'de> for AdminQueryRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AdminQueryRequest, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AdminQueryRequest,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AdminQueryRequest {
                 msp_ec_tenant_ids: f.optional("mspEcTenantIds"),
                 page: f.optional("page"),
@@ -1222,7 +1240,7 @@ impl<'de> serde::Deserialize<'de> for AdminQueryRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AdminQueryRequest"))
     }
 }
@@ -1433,7 +1451,7 @@ pub struct AdminRole {
 }
 impl serde::Serialize for AdminRole {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AdminRole, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &AdminRole, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.optional("createdDate", &v.created_date);
             w.optional("updatedDate", &v.updated_date);
@@ -1444,7 +1462,7 @@ impl serde::Serialize for AdminRole {
             w.optional("parentId", &v.parent_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1454,8 +1472,8 @@ impl<'de> serde::Deserialize<'de> for AdminRole {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AdminRole, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AdminRole, ruckus_one_runtime::internal::object::FieldError> {
             let value = AdminRole {
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),
@@ -1470,7 +1488,7 @@ impl<'de> serde::Deserialize<'de> for AdminRole {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AdminRole"))
     }
 }
@@ -1614,7 +1632,7 @@ pub struct AdminView {
 }
 impl serde::Serialize for AdminView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AdminView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &AdminView, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.optional("externalId", &v.external_id);
             w.field("email", &v.email);
@@ -1629,7 +1647,7 @@ impl serde::Serialize for AdminView {
             w.optional("username", &v.username);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1639,8 +1657,8 @@ impl<'de> serde::Deserialize<'de> for AdminView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AdminView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AdminView, ruckus_one_runtime::internal::object::FieldError> {
             let value = AdminView {
                 id: f.optional("id"),
                 external_id: f.optional("externalId"),
@@ -1659,7 +1677,7 @@ impl<'de> serde::Deserialize<'de> for AdminView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AdminView"))
     }
 }
@@ -1749,11 +1767,14 @@ pub struct ApiCallInfo {
 }
 impl serde::Serialize for ApiCallInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApiCallInfo, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApiCallInfo,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("requestId", &v.request_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1763,8 +1784,8 @@ impl<'de> serde::Deserialize<'de> for ApiCallInfo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApiCallInfo, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApiCallInfo, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApiCallInfo {
                 request_id: f.optional("requestId"),
                 additional_fields: f.rest(),
@@ -1772,7 +1793,7 @@ impl<'de> serde::Deserialize<'de> for ApiCallInfo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApiCallInfo"))
     }
 }
@@ -1811,7 +1832,7 @@ impl serde::Serialize for AssignDelegatedRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &AssignDelegatedRequest,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("delegation_id", &v.delegation_id);
             w.field("delegation_type", &v.delegation_type);
@@ -1819,7 +1840,7 @@ impl serde::Serialize for AssignDelegatedRequest {
             w.optional("number_of_days", &v.number_of_days);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1829,8 +1850,11 @@ impl<'de> serde::Deserialize<'de> for AssignDelegatedRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AssignDelegatedRequest, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AssignDelegatedRequest,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AssignDelegatedRequest {
                 delegation_id: f.optional("delegation_id"),
                 delegation_type: f.required("delegation_type")?,
@@ -1841,7 +1865,7 @@ impl<'de> serde::Deserialize<'de> for AssignDelegatedRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AssignDelegatedRequest"))
     }
 }
@@ -1888,7 +1912,7 @@ impl serde::Serialize for AssignMspEcListRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &AssignMspEcListRequest,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("mspec_list", &v.mspec_list);
             w.field("delegation_type", &v.delegation_type);
@@ -1896,7 +1920,7 @@ impl serde::Serialize for AssignMspEcListRequest {
             w.optional("isManageAllEcs", &v.is_manage_all_ecs);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1906,8 +1930,11 @@ impl<'de> serde::Deserialize<'de> for AssignMspEcListRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AssignMspEcListRequest, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AssignMspEcListRequest,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AssignMspEcListRequest {
                 mspec_list: f.optional("mspec_list"),
                 delegation_type: f.required("delegation_type")?,
@@ -1918,7 +1945,7 @@ impl<'de> serde::Deserialize<'de> for AssignMspEcListRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AssignMspEcListRequest"))
     }
 }
@@ -1967,12 +1994,12 @@ impl serde::Serialize for AssignMspEcToMultipleTechPartners {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &AssignMspEcToMultipleTechPartners,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("AssignDelegatedRequest", &v.assign_delegated_request);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1982,10 +2009,10 @@ impl<'de> serde::Deserialize<'de> for AssignMspEcToMultipleTechPartners {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             AssignMspEcToMultipleTechPartners,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = AssignMspEcToMultipleTechPartners {
                 assign_delegated_request: f.optional("AssignDelegatedRequest"),
@@ -1994,7 +2021,7 @@ impl<'de> serde::Deserialize<'de> for AssignMspEcToMultipleTechPartners {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AssignMspEcToMultipleTechPartners"))
     }
 }
@@ -2035,14 +2062,14 @@ impl serde::Serialize for AssignedMspAdminsRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &AssignedMspAdminsRequest,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("mspec_list", &v.mspec_list);
             w.field("delegation_type", &v.delegation_type);
             w.optional("privilege_group_ids", &v.privilege_group_ids);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2052,8 +2079,11 @@ impl<'de> serde::Deserialize<'de> for AssignedMspAdminsRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AssignedMspAdminsRequest, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AssignedMspAdminsRequest,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AssignedMspAdminsRequest {
                 mspec_list: f.optional("mspec_list"),
                 delegation_type: f.required("delegation_type")?,
@@ -2063,7 +2093,7 @@ impl<'de> serde::Deserialize<'de> for AssignedMspAdminsRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AssignedMspAdminsRequest"))
     }
 }
@@ -2113,7 +2143,10 @@ pub struct AssignmentRequest {
 }
 impl serde::Serialize for AssignmentRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AssignmentRequest, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AssignmentRequest,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("assignmentId", &v.assignment_id);
             w.optional("quantity", &v.quantity);
             w.optional("isTrial", &v.is_trial);
@@ -2123,7 +2156,7 @@ impl serde::Serialize for AssignmentRequest {
             w.optional("licenseType", &v.license_type);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2133,8 +2166,11 @@ impl<'de> serde::Deserialize<'de> for AssignmentRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AssignmentRequest, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AssignmentRequest,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AssignmentRequest {
                 assignment_id: f.optional("assignmentId"),
                 quantity: f.optional("quantity"),
@@ -2148,7 +2184,7 @@ impl<'de> serde::Deserialize<'de> for AssignmentRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AssignmentRequest"))
     }
 }
@@ -2226,7 +2262,7 @@ pub struct AuthDomain {
 }
 impl serde::Serialize for AuthDomain {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AuthDomain, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &AuthDomain, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.optional("createdDate", &v.created_date);
             w.optional("updatedDate", &v.updated_date);
@@ -2236,7 +2272,7 @@ impl serde::Serialize for AuthDomain {
             w.optional("parentId", &v.parent_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2246,8 +2282,8 @@ impl<'de> serde::Deserialize<'de> for AuthDomain {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AuthDomain, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AuthDomain, ruckus_one_runtime::internal::object::FieldError> {
             let value = AuthDomain {
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),
@@ -2261,7 +2297,7 @@ impl<'de> serde::Deserialize<'de> for AuthDomain {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AuthDomain"))
     }
 }
@@ -2338,7 +2374,7 @@ pub struct AuthScope {
 }
 impl serde::Serialize for AuthScope {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AuthScope, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &AuthScope, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.optional("createdDate", &v.created_date);
             w.optional("updatedDate", &v.updated_date);
@@ -2347,7 +2383,7 @@ impl serde::Serialize for AuthScope {
             w.optional("parentId", &v.parent_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2357,8 +2393,8 @@ impl<'de> serde::Deserialize<'de> for AuthScope {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AuthScope, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AuthScope, ruckus_one_runtime::internal::object::FieldError> {
             let value = AuthScope {
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),
@@ -2371,7 +2407,7 @@ impl<'de> serde::Deserialize<'de> for AuthScope {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AuthScope"))
     }
 }
@@ -2456,7 +2492,10 @@ pub struct Authentication {
 }
 impl serde::Serialize for Authentication {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Authentication, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &Authentication,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("createdDate", &v.created_date);
             w.optional("updatedDate", &v.updated_date);
@@ -2478,7 +2517,7 @@ impl serde::Serialize for Authentication {
             w.optional("parentId", &v.parent_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2488,8 +2527,8 @@ impl<'de> serde::Deserialize<'de> for Authentication {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Authentication, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Authentication, ruckus_one_runtime::internal::object::FieldError> {
             let value = Authentication {
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),
@@ -2516,7 +2555,7 @@ impl<'de> serde::Deserialize<'de> for Authentication {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Authentication"))
     }
 }
@@ -2813,7 +2852,10 @@ pub struct AuthenticationInfo {
 }
 impl serde::Serialize for AuthenticationInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AuthenticationInfo, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AuthenticationInfo,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("clientID", &v.client_id);
             w.optional("clientSecret", &v.client_secret);
@@ -2836,7 +2878,7 @@ impl serde::Serialize for AuthenticationInfo {
             w.optional("samlEncryptionPrivateKey", &v.saml_encryption_private_key);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2846,8 +2888,11 @@ impl<'de> serde::Deserialize<'de> for AuthenticationInfo {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AuthenticationInfo, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AuthenticationInfo,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AuthenticationInfo {
                 id: f.optional("id"),
                 client_id: f.optional("clientID"),
@@ -2873,7 +2918,7 @@ impl<'de> serde::Deserialize<'de> for AuthenticationInfo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AuthenticationInfo"))
     }
 }
@@ -3068,12 +3113,15 @@ pub struct AutoSchedule {
 }
 impl serde::Serialize for AutoSchedule {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AutoSchedule, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AutoSchedule,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("days", &v.days);
             w.field("timeSlots", &v.time_slots);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3083,8 +3131,8 @@ impl<'de> serde::Deserialize<'de> for AutoSchedule {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AutoSchedule, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AutoSchedule, ruckus_one_runtime::internal::object::FieldError> {
             let value = AutoSchedule {
                 days: f.required("days")?,
                 time_slots: f.required("timeSlots")?,
@@ -3092,7 +3140,7 @@ impl<'de> serde::Deserialize<'de> for AutoSchedule {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AutoSchedule"))
     }
 }
@@ -3123,12 +3171,15 @@ pub struct BetaFeature {
 }
 impl serde::Serialize for BetaFeature {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &BetaFeature, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &BetaFeature,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("enabled", &v.enabled);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3138,8 +3189,8 @@ impl<'de> serde::Deserialize<'de> for BetaFeature {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<BetaFeature, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<BetaFeature, ruckus_one_runtime::internal::object::FieldError> {
             let value = BetaFeature {
                 id: f.optional("id"),
                 enabled: f.optional("enabled"),
@@ -3148,7 +3199,7 @@ impl<'de> serde::Deserialize<'de> for BetaFeature {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("BetaFeature"))
     }
 }
@@ -3188,11 +3239,14 @@ pub struct BetaFeatureRequest {
 }
 impl serde::Serialize for BetaFeatureRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &BetaFeatureRequest, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &BetaFeatureRequest,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("betaFeatureIds", &v.beta_feature_ids);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3202,8 +3256,11 @@ impl<'de> serde::Deserialize<'de> for BetaFeatureRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<BetaFeatureRequest, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            BetaFeatureRequest,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = BetaFeatureRequest {
                 beta_feature_ids: f.optional("betaFeatureIds"),
                 additional_fields: f.rest(),
@@ -3211,7 +3268,7 @@ impl<'de> serde::Deserialize<'de> for BetaFeatureRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("BetaFeatureRequest"))
     }
 }
@@ -3249,14 +3306,17 @@ pub struct BetaFeatureResponse {
 }
 impl serde::Serialize for BetaFeatureResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &BetaFeatureResponse, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &BetaFeatureResponse,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("betaFeatures", &v.beta_features);
             w.optional("errorMessage", &v.error_message);
             w.optional("invalidFeatureIds", &v.invalid_feature_ids);
             w.optional("requestId", &v.request_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3266,8 +3326,11 @@ impl<'de> serde::Deserialize<'de> for BetaFeatureResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<BetaFeatureResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            BetaFeatureResponse,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = BetaFeatureResponse {
                 beta_features: f.optional("betaFeatures"),
                 error_message: f.optional("errorMessage"),
@@ -3278,7 +3341,7 @@ impl<'de> serde::Deserialize<'de> for BetaFeatureResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("BetaFeatureResponse"))
     }
 }
@@ -3344,7 +3407,7 @@ pub struct CustomRole {
 }
 impl serde::Serialize for CustomRole {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &CustomRole, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &CustomRole, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.optional("createdDate", &v.created_date);
             w.optional("updatedDate", &v.updated_date);
@@ -3360,7 +3423,7 @@ impl serde::Serialize for CustomRole {
             w.optional("parentId", &v.parent_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3370,8 +3433,8 @@ impl<'de> serde::Deserialize<'de> for CustomRole {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<CustomRole, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<CustomRole, ruckus_one_runtime::internal::object::FieldError> {
             let value = CustomRole {
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),
@@ -3391,7 +3454,7 @@ impl<'de> serde::Deserialize<'de> for CustomRole {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("CustomRole"))
     }
 }
@@ -3500,13 +3563,16 @@ pub struct DataRequest {
 }
 impl serde::Serialize for DataRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DataRequest, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DataRequest,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("mspEcList", &v.msp_ec_list);
             w.optional("autoSchedule", &v.auto_schedule);
             w.optional("manualSchedule", &v.manual_schedule);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3516,8 +3582,8 @@ impl<'de> serde::Deserialize<'de> for DataRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DataRequest, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<DataRequest, ruckus_one_runtime::internal::object::FieldError> {
             let value = DataRequest {
                 msp_ec_list: f.optional("mspEcList"),
                 auto_schedule: f.optional("autoSchedule"),
@@ -3527,7 +3593,7 @@ impl<'de> serde::Deserialize<'de> for DataRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DataRequest"))
     }
 }
@@ -3588,7 +3654,7 @@ pub struct Delegation {
 }
 impl serde::Serialize for Delegation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Delegation, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Delegation, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.optional("createdDate", &v.created_date);
             w.optional("updatedDate", &v.updated_date);
@@ -3603,7 +3669,7 @@ impl serde::Serialize for Delegation {
             w.optional("isValid", &v.is_valid);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3613,8 +3679,8 @@ impl<'de> serde::Deserialize<'de> for Delegation {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Delegation, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Delegation, ruckus_one_runtime::internal::object::FieldError> {
             let value = Delegation {
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),
@@ -3633,7 +3699,7 @@ impl<'de> serde::Deserialize<'de> for Delegation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Delegation"))
     }
 }
@@ -3734,12 +3800,15 @@ pub struct DelegationAction {
 }
 impl serde::Serialize for DelegationAction {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DelegationAction, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &DelegationAction,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("accept", &v.accept);
             w.field("fromTenantId", &v.from_tenant_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3749,8 +3818,8 @@ impl<'de> serde::Deserialize<'de> for DelegationAction {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DelegationAction, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<DelegationAction, ruckus_one_runtime::internal::object::FieldError> {
             let value = DelegationAction {
                 accept: f.required("accept")?,
                 from_tenant_id: f.required("fromTenantId")?,
@@ -3758,7 +3827,7 @@ impl<'de> serde::Deserialize<'de> for DelegationAction {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("DelegationAction"))
     }
 }
@@ -3994,14 +4063,17 @@ pub struct EcDelegation {
 }
 impl serde::Serialize for EcDelegation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &EcDelegation, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &EcDelegation,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("mspec_list", &v.mspec_list);
             w.field("delegation_type", &v.delegation_type);
             w.optional("delegation_id", &v.delegation_id);
             w.optional("number_of_days", &v.number_of_days);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4011,8 +4083,8 @@ impl<'de> serde::Deserialize<'de> for EcDelegation {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EcDelegation, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<EcDelegation, ruckus_one_runtime::internal::object::FieldError> {
             let value = EcDelegation {
                 mspec_list: f.optional("mspec_list"),
                 delegation_type: f.required("delegation_type")?,
@@ -4023,7 +4095,7 @@ impl<'de> serde::Deserialize<'de> for EcDelegation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EcDelegation"))
     }
 }
@@ -4072,12 +4144,15 @@ pub struct EmailInvitation {
 }
 impl serde::Serialize for EmailInvitation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &EmailInvitation, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &EmailInvitation,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("admin_email", &v.admin_email);
             w.optional("resend", &v.resend);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4087,8 +4162,8 @@ impl<'de> serde::Deserialize<'de> for EmailInvitation {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EmailInvitation, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<EmailInvitation, ruckus_one_runtime::internal::object::FieldError> {
             let value = EmailInvitation {
                 admin_email: f.required("admin_email")?,
                 resend: f.optional("resend"),
@@ -4097,7 +4172,7 @@ impl<'de> serde::Deserialize<'de> for EmailInvitation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EmailInvitation"))
     }
 }
@@ -4142,7 +4217,7 @@ impl serde::Serialize for EmailSmsNotificationEndpoint {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &EmailSmsNotificationEndpoint,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("createdDate", &v.created_date);
@@ -4153,7 +4228,7 @@ impl serde::Serialize for EmailSmsNotificationEndpoint {
             w.optional("parentId", &v.parent_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4163,10 +4238,10 @@ impl<'de> serde::Deserialize<'de> for EmailSmsNotificationEndpoint {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             EmailSmsNotificationEndpoint,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = EmailSmsNotificationEndpoint {
                 id: f.optional("id"),
@@ -4181,7 +4256,7 @@ impl<'de> serde::Deserialize<'de> for EmailSmsNotificationEndpoint {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EmailSmsNotificationEndpoint"))
     }
 }
@@ -4265,7 +4340,7 @@ pub struct Feature {
 }
 impl serde::Serialize for Feature {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Feature, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Feature, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.optional("createdDate", &v.created_date);
             w.optional("updatedDate", &v.updated_date);
@@ -4284,7 +4359,7 @@ impl serde::Serialize for Feature {
             w.optional("parentId", &v.parent_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4294,8 +4369,8 @@ impl<'de> serde::Deserialize<'de> for Feature {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Feature, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Feature, ruckus_one_runtime::internal::object::FieldError> {
             let value = Feature {
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),
@@ -4318,7 +4393,7 @@ impl<'de> serde::Deserialize<'de> for Feature {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Feature"))
     }
 }
@@ -4446,13 +4521,13 @@ impl serde::Serialize for FirmwareUpgradeRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &FirmwareUpgradeRequest,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("operation", &v.operation);
             w.optional("data", &v.data);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4462,8 +4537,11 @@ impl<'de> serde::Deserialize<'de> for FirmwareUpgradeRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<FirmwareUpgradeRequest, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            FirmwareUpgradeRequest,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = FirmwareUpgradeRequest {
                 operation: f.required("operation")?,
                 data: f.optional("data"),
@@ -4472,7 +4550,7 @@ impl<'de> serde::Deserialize<'de> for FirmwareUpgradeRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("FirmwareUpgradeRequest"))
     }
 }
@@ -4510,14 +4588,14 @@ pub struct License {
 }
 impl serde::Serialize for License {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &License, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &License, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("trialAction", &v.trial_action);
             w.optional("assignments", &v.assignments);
             w.optional("subscription_start_date", &v.subscription_start_date);
             w.optional("subscription_end_date", &v.subscription_end_date);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4527,8 +4605,8 @@ impl<'de> serde::Deserialize<'de> for License {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<License, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<License, ruckus_one_runtime::internal::object::FieldError> {
             let value = License {
                 trial_action: f.optional("trialAction"),
                 assignments: f.optional("assignments"),
@@ -4539,7 +4617,7 @@ impl<'de> serde::Deserialize<'de> for License {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("License"))
     }
 }
@@ -4592,12 +4670,15 @@ pub struct ManualSchedule {
 }
 impl serde::Serialize for ManualSchedule {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ManualSchedule, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ManualSchedule,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("date", &v.date);
             w.field("timeSlot", &v.time_slot);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4607,8 +4688,8 @@ impl<'de> serde::Deserialize<'de> for ManualSchedule {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ManualSchedule, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ManualSchedule, ruckus_one_runtime::internal::object::FieldError> {
             let value = ManualSchedule {
                 date: f.optional("date"),
                 time_slot: f.required("timeSlot")?,
@@ -4617,7 +4698,7 @@ impl<'de> serde::Deserialize<'de> for ManualSchedule {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ManualSchedule"))
     }
 }
@@ -4662,7 +4743,9 @@ impl std::fmt::Debug for MfaRecoveryCodes {
         match self {
             Self::Text(v) => f.debug_tuple("Text").field(v).finish(),
             Self::List(v) => f.debug_tuple("List").field(v).finish(),
-            Self::Unknown(v) => ruckus_one_runtime::union::debug_unknown(f, v, &[]),
+            Self::Unknown(v) => {
+                ruckus_one_runtime::internal::union::debug_unknown(f, v, &[])
+            }
         }
     }
 }
@@ -4679,16 +4762,20 @@ impl<'de> serde::Deserialize<'de> for MfaRecoveryCodes {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = ruckus_one_runtime::union::read(deserializer)?;
-        for i in ruckus_one_runtime::union::by_fit(&value, &[&[], &[]]) {
+        let value = ruckus_one_runtime::internal::union::read(deserializer)?;
+        for i in ruckus_one_runtime::internal::union::by_fit(&value, &[&[], &[]]) {
             match i {
                 0 => {
-                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                    if let Some(v) = ruckus_one_runtime::internal::union::try_decode(
+                        &value,
+                    ) {
                         return Ok(Self::Text(v));
                     }
                 }
                 1 => {
-                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                    if let Some(v) = ruckus_one_runtime::internal::union::try_decode(
+                        &value,
+                    ) {
                         return Ok(Self::List(v));
                     }
                 }
@@ -4735,7 +4822,7 @@ impl serde::Serialize for MobilePushNotificationEndpoint {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &MobilePushNotificationEndpoint,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("createdDate", &v.created_date);
@@ -4750,7 +4837,7 @@ impl serde::Serialize for MobilePushNotificationEndpoint {
             w.field("deviceId", &v.device_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4760,10 +4847,10 @@ impl<'de> serde::Deserialize<'de> for MobilePushNotificationEndpoint {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             MobilePushNotificationEndpoint,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = MobilePushNotificationEndpoint {
                 id: f.optional("id"),
@@ -4782,7 +4869,7 @@ impl<'de> serde::Deserialize<'de> for MobilePushNotificationEndpoint {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MobilePushNotificationEndpoint"))
     }
 }
@@ -4924,7 +5011,7 @@ pub struct Msp {
 }
 impl serde::Serialize for Msp {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Msp, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Msp, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("mspLabel", &v.msp_label);
             w.optional("mspFQDN", &v.msp_fqdn);
             w.optional("logoUUID", &v.logo_uuid);
@@ -4946,7 +5033,7 @@ impl serde::Serialize for Msp {
             w.optional("isDisableNotification", &v.is_disable_notification);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4956,8 +5043,8 @@ impl<'de> serde::Deserialize<'de> for Msp {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Msp, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Msp, ruckus_one_runtime::internal::object::FieldError> {
             let value = Msp {
                 msp_label: f.optional("mspLabel"),
                 msp_fqdn: f.optional("mspFQDN"),
@@ -4983,7 +5070,7 @@ impl<'de> serde::Deserialize<'de> for Msp {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Msp"))
     }
 }
@@ -5134,14 +5221,14 @@ pub struct MspAdmin {
 }
 impl serde::Serialize for MspAdmin {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &MspAdmin, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &MspAdmin, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("operation", &v.operation);
             w.field("mspEcId", &v.msp_ec_id);
             w.optional("mspAdminRoles", &v.msp_admin_roles);
             w.optional("privilege_group_ids", &v.privilege_group_ids);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5151,8 +5238,8 @@ impl<'de> serde::Deserialize<'de> for MspAdmin {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MspAdmin, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<MspAdmin, ruckus_one_runtime::internal::object::FieldError> {
             let value = MspAdmin {
                 operation: f.optional("operation"),
                 msp_ec_id: f.required("mspEcId")?,
@@ -5163,7 +5250,7 @@ impl<'de> serde::Deserialize<'de> for MspAdmin {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MspAdmin"))
     }
 }
@@ -5211,11 +5298,14 @@ pub struct MspAdminRequest {
 }
 impl serde::Serialize for MspAdminRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &MspAdminRequest, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &MspAdminRequest,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("associations", &v.associations);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5225,8 +5315,8 @@ impl<'de> serde::Deserialize<'de> for MspAdminRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MspAdminRequest, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<MspAdminRequest, ruckus_one_runtime::internal::object::FieldError> {
             let value = MspAdminRequest {
                 associations: f.optional("associations"),
                 additional_fields: f.rest(),
@@ -5234,7 +5324,7 @@ impl<'de> serde::Deserialize<'de> for MspAdminRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MspAdminRequest"))
     }
 }
@@ -5270,12 +5360,15 @@ pub struct MspAdminRole {
 }
 impl serde::Serialize for MspAdminRole {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &MspAdminRole, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &MspAdminRole,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("msp_admin_id", &v.msp_admin_id);
             w.field("msp_admin_role", &v.msp_admin_role);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5285,8 +5378,8 @@ impl<'de> serde::Deserialize<'de> for MspAdminRole {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MspAdminRole, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<MspAdminRole, ruckus_one_runtime::internal::object::FieldError> {
             let value = MspAdminRole {
                 msp_admin_id: f.required("msp_admin_id")?,
                 msp_admin_role: f.required("msp_admin_role")?,
@@ -5294,7 +5387,7 @@ impl<'de> serde::Deserialize<'de> for MspAdminRole {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MspAdminRole"))
     }
 }
@@ -5327,13 +5420,16 @@ pub struct MspApCountSummary {
 }
 impl serde::Serialize for MspApCountSummary {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &MspApCountSummary, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &MspApCountSummary,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.optional("apCount", &v.ap_count);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5343,8 +5439,11 @@ impl<'de> serde::Deserialize<'de> for MspApCountSummary {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MspApCountSummary, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            MspApCountSummary,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = MspApCountSummary {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -5354,7 +5453,7 @@ impl<'de> serde::Deserialize<'de> for MspApCountSummary {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MspApCountSummary"))
     }
 }
@@ -5424,7 +5523,7 @@ impl serde::Serialize for MspDynamicQueryPayload {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &MspDynamicQueryPayload,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("multiSortFields", &v.multi_sort_fields);
             w.optional("matchFields", &v.match_fields);
@@ -5449,7 +5548,7 @@ impl serde::Serialize for MspDynamicQueryPayload {
             w.optional("groupBy", &v.group_by);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5459,8 +5558,11 @@ impl<'de> serde::Deserialize<'de> for MspDynamicQueryPayload {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MspDynamicQueryPayload, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            MspDynamicQueryPayload,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = MspDynamicQueryPayload {
                 multi_sort_fields: f.optional("multiSortFields"),
                 match_fields: f.optional("matchFields"),
@@ -5488,7 +5590,7 @@ impl<'de> serde::Deserialize<'de> for MspDynamicQueryPayload {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MspDynamicQueryPayload"))
     }
 }
@@ -5696,7 +5798,10 @@ pub struct MspEcAccountView {
 }
 impl serde::Serialize for MspEcAccountView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &MspEcAccountView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &MspEcAccountView,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("msp_label", &v.msp_label);
             w.optional("name", &v.name);
             w.optional("street_address", &v.street_address);
@@ -5720,7 +5825,7 @@ impl serde::Serialize for MspEcAccountView {
             w.optional("tenantType", &v.tenant_type_2);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5730,8 +5835,8 @@ impl<'de> serde::Deserialize<'de> for MspEcAccountView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MspEcAccountView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<MspEcAccountView, ruckus_one_runtime::internal::object::FieldError> {
             let value = MspEcAccountView {
                 msp_label: f.optional("msp_label"),
                 name: f.optional("name"),
@@ -5759,7 +5864,7 @@ impl<'de> serde::Deserialize<'de> for MspEcAccountView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MspEcAccountView"))
     }
 }
@@ -5924,7 +6029,10 @@ pub struct MspEcAdminView {
 }
 impl serde::Serialize for MspEcAdminView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &MspEcAdminView, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &MspEcAdminView,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("email", &v.email);
             w.optional("user_name", &v.user_name);
             w.optional("full_name", &v.full_name);
@@ -5932,7 +6040,7 @@ impl serde::Serialize for MspEcAdminView {
             w.optional("last_name", &v.last_name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5942,8 +6050,8 @@ impl<'de> serde::Deserialize<'de> for MspEcAdminView {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MspEcAdminView, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<MspEcAdminView, ruckus_one_runtime::internal::object::FieldError> {
             let value = MspEcAdminView {
                 email: f.optional("email"),
                 user_name: f.optional("user_name"),
@@ -5955,7 +6063,7 @@ impl<'de> serde::Deserialize<'de> for MspEcAdminView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MspEcAdminView"))
     }
 }
@@ -6018,7 +6126,7 @@ impl serde::Serialize for MspEcDelegationResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &MspEcDelegationResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("mspec_list", &v.mspec_list);
             w.optional("delegation_type", &v.delegation_type);
@@ -6026,7 +6134,7 @@ impl serde::Serialize for MspEcDelegationResponse {
             w.optional("expiry_date", &v.expiry_date);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6036,8 +6144,11 @@ impl<'de> serde::Deserialize<'de> for MspEcDelegationResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MspEcDelegationResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            MspEcDelegationResponse,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = MspEcDelegationResponse {
                 mspec_list: f.optional("mspec_list"),
                 delegation_type: f.optional("delegation_type"),
@@ -6048,7 +6159,7 @@ impl<'de> serde::Deserialize<'de> for MspEcDelegationResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MspEcDelegationResponse"))
     }
 }
@@ -6104,14 +6215,17 @@ pub struct MspSubsequentQuery {
 }
 impl serde::Serialize for MspSubsequentQuery {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &MspSubsequentQuery, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &MspSubsequentQuery,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("fields", &v.fields);
             w.optional("url", &v.url);
             w.optional("httpMethod", &v.http_method);
             w.optional("payload", &v.payload);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6121,8 +6235,11 @@ impl<'de> serde::Deserialize<'de> for MspSubsequentQuery {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MspSubsequentQuery, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            MspSubsequentQuery,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = MspSubsequentQuery {
                 fields: f.optional("fields"),
                 url: f.optional("url"),
@@ -6133,7 +6250,7 @@ impl<'de> serde::Deserialize<'de> for MspSubsequentQuery {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MspSubsequentQuery"))
     }
 }
@@ -6205,7 +6322,9 @@ impl std::fmt::Debug for NotificationEndpoint {
             Self::Email(v) => f.debug_tuple("Email").field(v).finish(),
             Self::MobilePush(v) => f.debug_tuple("MobilePush").field(v).finish(),
             Self::Sms(v) => f.debug_tuple("Sms").field(v).finish(),
-            Self::Unknown(v) => ruckus_one_runtime::union::debug_unknown(f, v, &[]),
+            Self::Unknown(v) => {
+                ruckus_one_runtime::internal::union::debug_unknown(f, v, &[])
+            }
         }
     }
 }
@@ -6213,7 +6332,7 @@ impl serde::Serialize for NotificationEndpoint {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
             Self::Email(v) => {
-                ruckus_one_runtime::union::serialize_tagged(
+                ruckus_one_runtime::internal::union::serialize_tagged(
                     v,
                     "type",
                     "EMAIL",
@@ -6221,7 +6340,7 @@ impl serde::Serialize for NotificationEndpoint {
                 )
             }
             Self::MobilePush(v) => {
-                ruckus_one_runtime::union::serialize_tagged(
+                ruckus_one_runtime::internal::union::serialize_tagged(
                     v,
                     "type",
                     "MOBILE_PUSH",
@@ -6229,7 +6348,12 @@ impl serde::Serialize for NotificationEndpoint {
                 )
             }
             Self::Sms(v) => {
-                ruckus_one_runtime::union::serialize_tagged(v, "type", "SMS", serializer)
+                ruckus_one_runtime::internal::union::serialize_tagged(
+                    v,
+                    "type",
+                    "SMS",
+                    serializer,
+                )
             }
             Self::Unknown(v) => serde::Serialize::serialize(v, serializer),
         }
@@ -6239,12 +6363,12 @@ impl<'de> serde::Deserialize<'de> for NotificationEndpoint {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = ruckus_one_runtime::union::read(deserializer)?;
+        let value = ruckus_one_runtime::internal::union::read(deserializer)?;
         Ok(
-            match ruckus_one_runtime::union::tag(&value, "type").as_deref() {
+            match ruckus_one_runtime::internal::union::tag(&value, "type").as_deref() {
                 Some("EMAIL") => {
                     Self::Email(
-                        ruckus_one_runtime::union::decode_tagged(
+                        ruckus_one_runtime::internal::union::decode_tagged(
                             &value,
                             "type",
                             "NotificationEndpoint",
@@ -6254,7 +6378,7 @@ impl<'de> serde::Deserialize<'de> for NotificationEndpoint {
                 }
                 Some("MOBILE_PUSH") => {
                     Self::MobilePush(
-                        ruckus_one_runtime::union::decode(
+                        ruckus_one_runtime::internal::union::decode(
                             &value,
                             "NotificationEndpoint",
                             "MOBILE_PUSH",
@@ -6263,7 +6387,7 @@ impl<'de> serde::Deserialize<'de> for NotificationEndpoint {
                 }
                 Some("SMS") => {
                     Self::Sms(
-                        ruckus_one_runtime::union::decode_tagged(
+                        ruckus_one_runtime::internal::union::decode_tagged(
                             &value,
                             "type",
                             "NotificationEndpoint",
@@ -6364,7 +6488,7 @@ impl serde::Serialize for NotificationRecipient {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &NotificationRecipient,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("createdDate", &v.created_date);
@@ -6381,7 +6505,7 @@ impl serde::Serialize for NotificationRecipient {
             w.optional("mobileEnabled", &v.mobile_enabled);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6391,8 +6515,11 @@ impl<'de> serde::Deserialize<'de> for NotificationRecipient {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<NotificationRecipient, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            NotificationRecipient,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = NotificationRecipient {
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),
@@ -6412,7 +6539,7 @@ impl<'de> serde::Deserialize<'de> for NotificationRecipient {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("NotificationRecipient"))
     }
 }
@@ -6536,7 +6663,7 @@ impl serde::Serialize for NotificationRecipientRbacdto {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &NotificationRecipientRbacdto,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("description", &v.description);
@@ -6553,7 +6680,7 @@ impl serde::Serialize for NotificationRecipientRbacdto {
             w.optional("updatedDate", &v.updated_date);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6563,10 +6690,10 @@ impl<'de> serde::Deserialize<'de> for NotificationRecipientRbacdto {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             NotificationRecipientRbacdto,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = NotificationRecipientRbacdto {
                 id: f.optional("id"),
@@ -6587,7 +6714,7 @@ impl<'de> serde::Deserialize<'de> for NotificationRecipientRbacdto {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("NotificationRecipientRbacdto"))
     }
 }
@@ -6699,13 +6826,13 @@ impl serde::Serialize for OperationResponseAdmin {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &OperationResponseAdmin,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6715,8 +6842,11 @@ impl<'de> serde::Deserialize<'de> for OperationResponseAdmin {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<OperationResponseAdmin, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            OperationResponseAdmin,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = OperationResponseAdmin {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
@@ -6725,7 +6855,7 @@ impl<'de> serde::Deserialize<'de> for OperationResponseAdmin {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("OperationResponseAdmin"))
     }
 }
@@ -6768,13 +6898,13 @@ impl serde::Serialize for OperationResponseDelegation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &OperationResponseDelegation,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6784,10 +6914,10 @@ impl<'de> serde::Deserialize<'de> for OperationResponseDelegation {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             OperationResponseDelegation,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = OperationResponseDelegation {
                 request_id: f.optional("requestId"),
@@ -6797,7 +6927,7 @@ impl<'de> serde::Deserialize<'de> for OperationResponseDelegation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("OperationResponseDelegation"))
     }
 }
@@ -6840,13 +6970,13 @@ impl serde::Serialize for OperationResponseMobilePushNotificationEndpoint {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &OperationResponseMobilePushNotificationEndpoint,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6856,10 +6986,10 @@ impl<'de> serde::Deserialize<'de> for OperationResponseMobilePushNotificationEnd
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             OperationResponseMobilePushNotificationEndpoint,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = OperationResponseMobilePushNotificationEndpoint {
                 request_id: f.optional("requestId"),
@@ -6869,7 +6999,7 @@ impl<'de> serde::Deserialize<'de> for OperationResponseMobilePushNotificationEnd
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| e.into_error("OperationResponseMobilePushNotificationEndpoint"))
     }
@@ -6916,13 +7046,13 @@ impl serde::Serialize for OperationResponseUserProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &OperationResponseUserProfile,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6932,10 +7062,10 @@ impl<'de> serde::Deserialize<'de> for OperationResponseUserProfile {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             OperationResponseUserProfile,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = OperationResponseUserProfile {
                 request_id: f.optional("requestId"),
@@ -6945,7 +7075,7 @@ impl<'de> serde::Deserialize<'de> for OperationResponseUserProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("OperationResponseUserProfile"))
     }
 }
@@ -6988,13 +7118,13 @@ impl serde::Serialize for PreferredNotifications {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &PreferredNotifications,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("emailPreferences", &v.email_preferences);
             w.optional("smsPreferences", &v.sms_preferences);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7004,8 +7134,11 @@ impl<'de> serde::Deserialize<'de> for PreferredNotifications {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PreferredNotifications, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            PreferredNotifications,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = PreferredNotifications {
                 email_preferences: f.optional("emailPreferences"),
                 sms_preferences: f.optional("smsPreferences"),
@@ -7014,7 +7147,7 @@ impl<'de> serde::Deserialize<'de> for PreferredNotifications {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PreferredNotifications"))
     }
 }
@@ -7061,13 +7194,16 @@ pub struct PrivacyFeature {
 }
 impl serde::Serialize for PrivacyFeature {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PrivacyFeature, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &PrivacyFeature,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("featureName", &v.feature_name);
             w.optional("status", &v.status);
             w.optional("isEnabled", &v.is_enabled);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7077,8 +7213,8 @@ impl<'de> serde::Deserialize<'de> for PrivacyFeature {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PrivacyFeature, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<PrivacyFeature, ruckus_one_runtime::internal::object::FieldError> {
             let value = PrivacyFeature {
                 feature_name: f.required("featureName")?,
                 status: f.optional("status"),
@@ -7088,7 +7224,7 @@ impl<'de> serde::Deserialize<'de> for PrivacyFeature {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PrivacyFeature"))
     }
 }
@@ -7132,13 +7268,13 @@ impl serde::Serialize for PrivacyFeatureRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &PrivacyFeatureRequest,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("featureName", &v.feature_name);
             w.field("status", &v.status);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7148,8 +7284,11 @@ impl<'de> serde::Deserialize<'de> for PrivacyFeatureRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PrivacyFeatureRequest, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            PrivacyFeatureRequest,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = PrivacyFeatureRequest {
                 feature_name: f.required("featureName")?,
                 status: f.required("status")?,
@@ -7157,7 +7296,7 @@ impl<'de> serde::Deserialize<'de> for PrivacyFeatureRequest {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PrivacyFeatureRequest"))
     }
 }
@@ -7190,13 +7329,13 @@ impl serde::Serialize for PrivacyFeatureResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &PrivacyFeatureResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("featureName", &v.feature_name);
             w.optional("isEnabled", &v.is_enabled);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7206,8 +7345,11 @@ impl<'de> serde::Deserialize<'de> for PrivacyFeatureResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PrivacyFeatureResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            PrivacyFeatureResponse,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = PrivacyFeatureResponse {
                 feature_name: f.optional("featureName"),
                 is_enabled: f.optional("isEnabled"),
@@ -7216,7 +7358,7 @@ impl<'de> serde::Deserialize<'de> for PrivacyFeatureResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PrivacyFeatureResponse"))
     }
 }
@@ -7276,7 +7418,10 @@ pub struct PrivilegeGroup {
 }
 impl serde::Serialize for PrivilegeGroup {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PrivilegeGroup, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &PrivilegeGroup,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("createdDate", &v.created_date);
             w.optional("updatedDate", &v.updated_date);
@@ -7296,7 +7441,7 @@ impl serde::Serialize for PrivilegeGroup {
             w.optional("parentId", &v.parent_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7306,8 +7451,8 @@ impl<'de> serde::Deserialize<'de> for PrivilegeGroup {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PrivilegeGroup, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<PrivilegeGroup, ruckus_one_runtime::internal::object::FieldError> {
             let value = PrivilegeGroup {
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),
@@ -7331,7 +7476,7 @@ impl<'de> serde::Deserialize<'de> for PrivilegeGroup {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("PrivilegeGroup"))
     }
 }
@@ -7473,7 +7618,7 @@ impl serde::Serialize for QueryResponseApCountSummary {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &QueryResponseApCountSummary,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -7484,7 +7629,7 @@ impl serde::Serialize for QueryResponseApCountSummary {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7494,10 +7639,10 @@ impl<'de> serde::Deserialize<'de> for QueryResponseApCountSummary {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             QueryResponseApCountSummary,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseApCountSummary {
                 fields: f.optional("fields"),
@@ -7512,7 +7657,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseApCountSummary {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("QueryResponseApCountSummary"))
     }
 }
@@ -7589,7 +7734,7 @@ pub struct Region {
 }
 impl serde::Serialize for Region {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Region, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Region, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("name", &v.name);
             w.optional("description", &v.description);
             w.optional("link", &v.link);
@@ -7597,7 +7742,7 @@ impl serde::Serialize for Region {
             w.optional("id", &v.id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7607,8 +7752,8 @@ impl<'de> serde::Deserialize<'de> for Region {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Region, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Region, ruckus_one_runtime::internal::object::FieldError> {
             let value = Region {
                 name: f.optional("name"),
                 description: f.optional("description"),
@@ -7620,7 +7765,7 @@ impl<'de> serde::Deserialize<'de> for Region {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Region"))
     }
 }
@@ -7678,11 +7823,14 @@ pub struct ResponseBov2 {
 }
 impl serde::Serialize for ResponseBov2 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ResponseBov2, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ResponseBov2,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("data", &v.data);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7692,15 +7840,15 @@ impl<'de> serde::Deserialize<'de> for ResponseBov2 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ResponseBov2, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ResponseBov2, ruckus_one_runtime::internal::object::FieldError> {
             let value = ResponseBov2 {
                 data: f.required("data")?,
                 additional_fields: f.rest(),
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ResponseBov2"))
     }
 }
@@ -7745,7 +7893,7 @@ impl serde::Serialize for RoleObjectPermissions {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &RoleObjectPermissions,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("createdDate", &v.created_date);
@@ -7762,7 +7910,7 @@ impl serde::Serialize for RoleObjectPermissions {
             w.optional("parentId", &v.parent_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7772,8 +7920,11 @@ impl<'de> serde::Deserialize<'de> for RoleObjectPermissions {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<RoleObjectPermissions, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            RoleObjectPermissions,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = RoleObjectPermissions {
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),
@@ -7793,7 +7944,7 @@ impl<'de> serde::Deserialize<'de> for RoleObjectPermissions {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("RoleObjectPermissions"))
     }
 }
@@ -7905,7 +8056,7 @@ pub struct Scope {
 }
 impl serde::Serialize for Scope {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Scope, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Scope, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.optional("createdDate", &v.created_date);
             w.optional("updatedDate", &v.updated_date);
@@ -7913,7 +8064,7 @@ impl serde::Serialize for Scope {
             w.optional("parentId", &v.parent_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7923,8 +8074,8 @@ impl<'de> serde::Deserialize<'de> for Scope {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Scope, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Scope, ruckus_one_runtime::internal::object::FieldError> {
             let value = Scope {
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),
@@ -7936,7 +8087,7 @@ impl<'de> serde::Deserialize<'de> for Scope {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Scope"))
     }
 }
@@ -8049,7 +8200,7 @@ pub struct Tenant {
 }
 impl serde::Serialize for Tenant {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Tenant, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Tenant, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.optional("createdDate", &v.created_date);
             w.optional("updatedDate", &v.updated_date);
@@ -8097,7 +8248,7 @@ impl serde::Serialize for Tenant {
             w.optional("mspEc", &v.msp_ec);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -8107,8 +8258,8 @@ impl<'de> serde::Deserialize<'de> for Tenant {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Tenant, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Tenant, ruckus_one_runtime::internal::object::FieldError> {
             let value = Tenant {
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),
@@ -8160,7 +8311,7 @@ impl<'de> serde::Deserialize<'de> for Tenant {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Tenant"))
     }
 }
@@ -8471,7 +8622,7 @@ pub struct Tenant2 {
 }
 impl serde::Serialize for Tenant2 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Tenant2, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Tenant2, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("newIdmId", &v.new_idm_id);
             w.optional("var", &v.var);
             w.optional("tenantName", &v.tenant_name);
@@ -8487,7 +8638,7 @@ impl serde::Serialize for Tenant2 {
             w.optional("missingAdminIds", &v.missing_admin_ids);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -8497,8 +8648,8 @@ impl<'de> serde::Deserialize<'de> for Tenant2 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Tenant2, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Tenant2, ruckus_one_runtime::internal::object::FieldError> {
             let value = Tenant2 {
                 new_idm_id: f.optional("newIdmId"),
                 var: f.optional("var"),
@@ -8518,7 +8669,7 @@ impl<'de> serde::Deserialize<'de> for Tenant2 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Tenant2"))
     }
 }
@@ -8631,12 +8782,12 @@ impl serde::Serialize for TenantDelegationEntitlement {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &TenantDelegationEntitlement,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("virtualEdgeDeviceCount", &v.virtual_edge_device_count);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -8646,10 +8797,10 @@ impl<'de> serde::Deserialize<'de> for TenantDelegationEntitlement {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             TenantDelegationEntitlement,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = TenantDelegationEntitlement {
                 virtual_edge_device_count: f.optional("virtualEdgeDeviceCount"),
@@ -8658,7 +8809,7 @@ impl<'de> serde::Deserialize<'de> for TenantDelegationEntitlement {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("TenantDelegationEntitlement"))
     }
 }
@@ -8699,12 +8850,12 @@ impl serde::Serialize for TenantDelegationListItem {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &TenantDelegationListItem,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("entitlements", &v.entitlements);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -8714,8 +8865,11 @@ impl<'de> serde::Deserialize<'de> for TenantDelegationListItem {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<TenantDelegationListItem, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            TenantDelegationListItem,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = TenantDelegationListItem {
                 entitlements: f.optional("entitlements"),
                 additional_fields: f.rest(),
@@ -8723,7 +8877,7 @@ impl<'de> serde::Deserialize<'de> for TenantDelegationListItem {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("TenantDelegationListItem"))
     }
 }
@@ -8760,11 +8914,14 @@ pub struct TenantInviteVar {
 }
 impl serde::Serialize for TenantInviteVar {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &TenantInviteVar, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &TenantInviteVar,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("username", &v.username);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -8774,8 +8931,8 @@ impl<'de> serde::Deserialize<'de> for TenantInviteVar {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<TenantInviteVar, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<TenantInviteVar, ruckus_one_runtime::internal::object::FieldError> {
             let value = TenantInviteVar {
                 username: f.optional("username"),
                 additional_fields: f.rest(),
@@ -8783,7 +8940,7 @@ impl<'de> serde::Deserialize<'de> for TenantInviteVar {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("TenantInviteVar"))
     }
 }

@@ -61,7 +61,10 @@ pub struct TenantManagementPage {
 }
 impl serde::Serialize for TenantManagementPage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &TenantManagementPage, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &TenantManagementPage,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("content", &v.content);
             w.optional("totalElements", &v.total_elements);
             w.optional("totalPages", &v.total_pages);
@@ -79,7 +82,7 @@ impl serde::Serialize for TenantManagementPage {
             w.optional("totalCount", &v.total_count);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -89,8 +92,11 @@ impl<'de> serde::Deserialize<'de> for TenantManagementPage {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<TenantManagementPage, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            TenantManagementPage,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = TenantManagementPage {
                 content: f.optional("content"),
                 total_elements: f.optional("totalElements"),
@@ -112,7 +118,7 @@ impl<'de> serde::Deserialize<'de> for TenantManagementPage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("TenantManagementPage"))
     }
 }
@@ -238,12 +244,12 @@ pub struct TenantMfa {
 }
 impl serde::Serialize for TenantMfa {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &TenantMfa, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &TenantMfa, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("mfaStatus", &v.mfa_status);
             w.optional("recoveryCodes", &v.recovery_codes);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -253,8 +259,8 @@ impl<'de> serde::Deserialize<'de> for TenantMfa {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<TenantMfa, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<TenantMfa, ruckus_one_runtime::internal::object::FieldError> {
             let value = TenantMfa {
                 mfa_status: f.optional("mfaStatus"),
                 recovery_codes: f.optional("recoveryCodes"),
@@ -263,7 +269,7 @@ impl<'de> serde::Deserialize<'de> for TenantMfa {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("TenantMfa"))
     }
 }
@@ -307,13 +313,16 @@ pub struct TenantMspEc {
 }
 impl serde::Serialize for TenantMspEc {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &TenantMspEc, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &TenantMspEc,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("parentMspId", &v.parent_msp_id);
             w.optional("serviceExpirationDate", &v.service_expiration_date);
             w.optional("serviceEffectiveDate", &v.service_effective_date);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -323,8 +332,8 @@ impl<'de> serde::Deserialize<'de> for TenantMspEc {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<TenantMspEc, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<TenantMspEc, ruckus_one_runtime::internal::object::FieldError> {
             let value = TenantMspEc {
                 parent_msp_id: f.optional("parentMspId"),
                 service_expiration_date: f.optional("serviceExpirationDate"),
@@ -334,7 +343,7 @@ impl<'de> serde::Deserialize<'de> for TenantMspEc {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("TenantMspEc"))
     }
 }
@@ -385,13 +394,16 @@ pub struct TenantMspEc2 {
 }
 impl serde::Serialize for TenantMspEc2 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &TenantMspEc2, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &TenantMspEc2,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("parentMspId", &v.parent_msp_id);
             w.optional("serviceEffectiveDate", &v.service_effective_date);
             w.optional("serviceExpirationDate", &v.service_expiration_date);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -401,8 +413,8 @@ impl<'de> serde::Deserialize<'de> for TenantMspEc2 {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<TenantMspEc2, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<TenantMspEc2, ruckus_one_runtime::internal::object::FieldError> {
             let value = TenantMspEc2 {
                 parent_msp_id: f.optional("parentMspId"),
                 service_effective_date: f.optional("serviceEffectiveDate"),
@@ -412,7 +424,7 @@ impl<'de> serde::Deserialize<'de> for TenantMspEc2 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("TenantMspEc2"))
     }
 }
@@ -468,7 +480,7 @@ impl serde::Serialize for TenantNotificationEndpoint {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &TenantNotificationEndpoint,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("type", &v.type_);
@@ -479,7 +491,7 @@ impl serde::Serialize for TenantNotificationEndpoint {
             w.optional("updatedDate", &v.updated_date);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -489,8 +501,11 @@ impl<'de> serde::Deserialize<'de> for TenantNotificationEndpoint {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<TenantNotificationEndpoint, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            TenantNotificationEndpoint,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = TenantNotificationEndpoint {
                 id: f.optional("id"),
                 type_: f.optional("type"),
@@ -504,7 +519,7 @@ impl<'de> serde::Deserialize<'de> for TenantNotificationEndpoint {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("TenantNotificationEndpoint"))
     }
 }
@@ -584,7 +599,9 @@ impl std::fmt::Debug for TenantPreferences {
         match self {
             Self::Text(v) => f.debug_tuple("Text").field(v).finish(),
             Self::Object(v) => f.debug_tuple("Object").field(v).finish(),
-            Self::Unknown(v) => ruckus_one_runtime::union::debug_unknown(f, v, &[]),
+            Self::Unknown(v) => {
+                ruckus_one_runtime::internal::union::debug_unknown(f, v, &[])
+            }
         }
     }
 }
@@ -601,16 +618,20 @@ impl<'de> serde::Deserialize<'de> for TenantPreferences {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = ruckus_one_runtime::union::read(deserializer)?;
-        for i in ruckus_one_runtime::union::by_fit(&value, &[&[], &[]]) {
+        let value = ruckus_one_runtime::internal::union::read(deserializer)?;
+        for i in ruckus_one_runtime::internal::union::by_fit(&value, &[&[], &[]]) {
             match i {
                 0 => {
-                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                    if let Some(v) = ruckus_one_runtime::internal::union::try_decode(
+                        &value,
+                    ) {
                         return Ok(Self::Text(v));
                     }
                 }
                 1 => {
-                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                    if let Some(v) = ruckus_one_runtime::internal::union::try_decode(
+                        &value,
+                    ) {
                         return Ok(Self::Object(v));
                     }
                 }
@@ -646,12 +667,12 @@ impl serde::Serialize for TenantPrivacyFeatureRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &TenantPrivacyFeatureRequest,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("privacyFeatures", &v.privacy_features);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -661,10 +682,10 @@ impl<'de> serde::Deserialize<'de> for TenantPrivacyFeatureRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             TenantPrivacyFeatureRequest,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = TenantPrivacyFeatureRequest {
                 privacy_features: f.optional("privacyFeatures"),
@@ -673,7 +694,7 @@ impl<'de> serde::Deserialize<'de> for TenantPrivacyFeatureRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("TenantPrivacyFeatureRequest"))
     }
 }
@@ -712,12 +733,12 @@ impl serde::Serialize for TenantPrivacyFeatureResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &TenantPrivacyFeatureResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("privacyFeatures", &v.privacy_features);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -727,10 +748,10 @@ impl<'de> serde::Deserialize<'de> for TenantPrivacyFeatureResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             TenantPrivacyFeatureResponse,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = TenantPrivacyFeatureResponse {
                 privacy_features: f.optional("privacyFeatures"),
@@ -739,7 +760,7 @@ impl<'de> serde::Deserialize<'de> for TenantPrivacyFeatureResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("TenantPrivacyFeatureResponse"))
     }
 }
@@ -929,7 +950,7 @@ impl serde::Serialize for UpdateMspEcAdminRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &UpdateMspEcAdminRequest,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("email", &v.email);
             w.field("user_name", &v.user_name);
@@ -938,7 +959,7 @@ impl serde::Serialize for UpdateMspEcAdminRequest {
             w.optional("last_name", &v.last_name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -948,8 +969,11 @@ impl<'de> serde::Deserialize<'de> for UpdateMspEcAdminRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<UpdateMspEcAdminRequest, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            UpdateMspEcAdminRequest,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = UpdateMspEcAdminRequest {
                 email: f.required("email")?,
                 user_name: f.optional("user_name"),
@@ -961,7 +985,7 @@ impl<'de> serde::Deserialize<'de> for UpdateMspEcAdminRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("UpdateMspEcAdminRequest"))
     }
 }
@@ -1037,7 +1061,10 @@ pub struct UpdateMspEcRequest {
 }
 impl serde::Serialize for UpdateMspEcRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &UpdateMspEcRequest, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &UpdateMspEcRequest,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("name", &v.name);
             w.optional("street_address", &v.street_address);
             w.optional("state", &v.state);
@@ -1054,7 +1081,7 @@ impl serde::Serialize for UpdateMspEcRequest {
             w.optional("privacyFeatures", &v.privacy_features);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1064,8 +1091,11 @@ impl<'de> serde::Deserialize<'de> for UpdateMspEcRequest {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<UpdateMspEcRequest, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            UpdateMspEcRequest,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = UpdateMspEcRequest {
                 name: f.required("name")?,
                 street_address: f.optional("street_address"),
@@ -1086,7 +1116,7 @@ impl<'de> serde::Deserialize<'de> for UpdateMspEcRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("UpdateMspEcRequest"))
     }
 }
@@ -1221,7 +1251,10 @@ pub struct UserProfile {
 }
 impl serde::Serialize for UserProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &UserProfile, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &UserProfile,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("region", &v.region);
             w.optional("allowedRegions", &v.allowed_regions);
             w.optional("externalId", &v.external_id);
@@ -1255,7 +1288,7 @@ impl serde::Serialize for UserProfile {
             w.optional("preferredNotifications", &v.preferred_notifications);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1265,8 +1298,8 @@ impl<'de> serde::Deserialize<'de> for UserProfile {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<UserProfile, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<UserProfile, ruckus_one_runtime::internal::object::FieldError> {
             let value = UserProfile {
                 region: f.optional("region"),
                 allowed_regions: f.optional("allowedRegions"),
@@ -1304,7 +1337,7 @@ impl<'de> serde::Deserialize<'de> for UserProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("UserProfile"))
     }
 }

@@ -89,7 +89,10 @@ pub struct AccessPoint {
 }
 impl serde::Serialize for AccessPoint {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AccessPoint, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AccessPoint,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("bssColoring", &v.bss_coloring);
             w.optional("clientAdmissionControl", &v.client_admission_control);
             w.optional("tags", &v.tags);
@@ -129,7 +132,7 @@ impl serde::Serialize for AccessPoint {
             w.optional("venueId", &v.venue_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -139,8 +142,8 @@ impl<'de> serde::Deserialize<'de> for AccessPoint {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AccessPoint, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AccessPoint, ruckus_one_runtime::internal::object::FieldError> {
             let value = AccessPoint {
                 bss_coloring: f.optional("bssColoring"),
                 client_admission_control: f.optional("clientAdmissionControl"),
@@ -182,7 +185,7 @@ impl<'de> serde::Deserialize<'de> for AccessPoint {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AccessPoint"))
     }
 }
@@ -435,12 +438,12 @@ impl serde::Serialize for AccessPointBonjourGateway {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &AccessPointBonjourGateway,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("rules", &v.rules);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -450,8 +453,11 @@ impl<'de> serde::Deserialize<'de> for AccessPointBonjourGateway {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AccessPointBonjourGateway, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AccessPointBonjourGateway,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AccessPointBonjourGateway {
                 rules: f.optional("rules"),
                 additional_fields: f.rest(),
@@ -459,7 +465,7 @@ impl<'de> serde::Deserialize<'de> for AccessPointBonjourGateway {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AccessPointBonjourGateway"))
     }
 }
@@ -505,7 +511,7 @@ impl serde::Serialize for AccessPointBonjourGatewayRule {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &AccessPointBonjourGatewayRule,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("enabled", &v.enabled);
             w.optional("fromVlan", &v.from_vlan);
@@ -513,7 +519,7 @@ impl serde::Serialize for AccessPointBonjourGatewayRule {
             w.optional("toVlan", &v.to_vlan);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -523,10 +529,10 @@ impl<'de> serde::Deserialize<'de> for AccessPointBonjourGatewayRule {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             AccessPointBonjourGatewayRule,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = AccessPointBonjourGatewayRule {
                 enabled: f.optional("enabled"),
@@ -538,7 +544,7 @@ impl<'de> serde::Deserialize<'de> for AccessPointBonjourGatewayRule {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AccessPointBonjourGatewayRule"))
     }
 }
@@ -591,11 +597,14 @@ pub struct AccessPointData {
 }
 impl serde::Serialize for AccessPointData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AccessPointData, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AccessPointData,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("model", &v.model);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -605,8 +614,8 @@ impl<'de> serde::Deserialize<'de> for AccessPointData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AccessPointData, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AccessPointData, ruckus_one_runtime::internal::object::FieldError> {
             let value = AccessPointData {
                 model: f.optional("model"),
                 additional_fields: f.rest(),
@@ -614,7 +623,7 @@ impl<'de> serde::Deserialize<'de> for AccessPointData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AccessPointData"))
     }
 }
@@ -651,12 +660,15 @@ pub struct AccessPointPosition {
 }
 impl serde::Serialize for AccessPointPosition {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AccessPointPosition, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AccessPointPosition,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("xPercent", &v.x_percent);
             w.optional("yPercent", &v.y_percent);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -666,8 +678,11 @@ impl<'de> serde::Deserialize<'de> for AccessPointPosition {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AccessPointPosition, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            AccessPointPosition,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = AccessPointPosition {
                 x_percent: f.optional("xPercent"),
                 y_percent: f.optional("yPercent"),
@@ -676,7 +691,7 @@ impl<'de> serde::Deserialize<'de> for AccessPointPosition {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AccessPointPosition"))
     }
 }
@@ -731,7 +746,10 @@ pub struct AccessPointRadio {
 }
 impl serde::Serialize for AccessPointRadio {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AccessPointRadio, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &AccessPointRadio,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("apRadioParams24G", &v.ap_radio_params24g);
             w.optional("apRadioParams50G", &v.ap_radio_params50g);
             w.optional("apRadioParams6G", &v.ap_radio_params6g);
@@ -742,7 +760,7 @@ impl serde::Serialize for AccessPointRadio {
             w.optional("useVenueSettings", &v.use_venue_settings);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -752,8 +770,8 @@ impl<'de> serde::Deserialize<'de> for AccessPointRadio {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AccessPointRadio, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AccessPointRadio, ruckus_one_runtime::internal::object::FieldError> {
             let value = AccessPointRadio {
                 ap_radio_params24g: f.optional("apRadioParams24G"),
                 ap_radio_params50g: f.optional("apRadioParams50G"),
@@ -768,7 +786,7 @@ impl<'de> serde::Deserialize<'de> for AccessPointRadio {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AccessPointRadio"))
     }
 }
@@ -873,7 +891,7 @@ impl serde::Serialize for AccessPointRadioApRadioParams24G {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &AccessPointRadioApRadioParams24G,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("allowedChannels", &v.allowed_channels);
             w.optional("changeInterval", &v.change_interval);
@@ -885,7 +903,7 @@ impl serde::Serialize for AccessPointRadioApRadioParams24G {
             w.optional("txPower", &v.tx_power);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -895,10 +913,10 @@ impl<'de> serde::Deserialize<'de> for AccessPointRadioApRadioParams24G {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             AccessPointRadioApRadioParams24G,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = AccessPointRadioApRadioParams24G {
                 allowed_channels: f.optional("allowedChannels"),
@@ -914,7 +932,7 @@ impl<'de> serde::Deserialize<'de> for AccessPointRadioApRadioParams24G {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AccessPointRadioApRadioParams24G"))
     }
 }
@@ -1005,7 +1023,7 @@ impl serde::Serialize for AccessPointRadioApRadioParams6G {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &AccessPointRadioApRadioParams6G,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("bssMinRate6G", &v.bss_min_rate6g);
             w.optional("changeInterval", &v.change_interval);
@@ -1016,7 +1034,7 @@ impl serde::Serialize for AccessPointRadioApRadioParams6G {
             w.optional("txPower", &v.tx_power);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1026,10 +1044,10 @@ impl<'de> serde::Deserialize<'de> for AccessPointRadioApRadioParams6G {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             AccessPointRadioApRadioParams6G,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = AccessPointRadioApRadioParams6G {
                 bss_min_rate6g: f.optional("bssMinRate6G"),
@@ -1044,7 +1062,7 @@ impl<'de> serde::Deserialize<'de> for AccessPointRadioApRadioParams6G {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AccessPointRadioApRadioParams6G"))
     }
 }
@@ -1125,14 +1143,14 @@ impl serde::Serialize for AccessPointRadioApRadioParamsDual5G {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &AccessPointRadioApRadioParamsDual5G,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("enabled", &v.enabled);
             w.optional("radioParamsLower5G", &v.radio_params_lower5g);
             w.optional("radioParamsUpper5G", &v.radio_params_upper5g);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1142,10 +1160,10 @@ impl<'de> serde::Deserialize<'de> for AccessPointRadioApRadioParamsDual5G {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             AccessPointRadioApRadioParamsDual5G,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = AccessPointRadioApRadioParamsDual5G {
                 enabled: f.optional("enabled"),
@@ -1156,7 +1174,7 @@ impl<'de> serde::Deserialize<'de> for AccessPointRadioApRadioParamsDual5G {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AccessPointRadioApRadioParamsDual5G"))
     }
 }
@@ -1219,7 +1237,7 @@ impl serde::Serialize for AccessPointRadioApRadioParamsDual5GRadioParamsLower5G 
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &AccessPointRadioApRadioParamsDual5GRadioParamsLower5G,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("changeInterval", &v.change_interval);
             w.optional("channelBandwidth", &v.channel_bandwidth);
@@ -1228,7 +1246,7 @@ impl serde::Serialize for AccessPointRadioApRadioParamsDual5GRadioParamsLower5G 
             w.optional("txPower", &v.tx_power);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1239,10 +1257,10 @@ for AccessPointRadioApRadioParamsDual5GRadioParamsLower5G {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             AccessPointRadioApRadioParamsDual5GRadioParamsLower5G,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = AccessPointRadioApRadioParamsDual5GRadioParamsLower5G {
                 change_interval: f.optional("changeInterval"),
@@ -1255,7 +1273,7 @@ for AccessPointRadioApRadioParamsDual5GRadioParamsLower5G {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| {
                 e.into_error("AccessPointRadioApRadioParamsDual5GRadioParamsLower5G")
@@ -1322,7 +1340,7 @@ pub struct AfcStatus {
 }
 impl serde::Serialize for AfcStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AfcStatus, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &AfcStatus, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("afcState", &v.afc_state);
             w.optional("availableChannels", &v.available_channels);
             w.optional("geoLocationSource", &v.geo_location_source);
@@ -1331,7 +1349,7 @@ impl serde::Serialize for AfcStatus {
             w.optional("powerState", &v.power_state);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1341,8 +1359,8 @@ impl<'de> serde::Deserialize<'de> for AfcStatus {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AfcStatus, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<AfcStatus, ruckus_one_runtime::internal::object::FieldError> {
             let value = AfcStatus {
                 afc_state: f.optional("afcState"),
                 available_channels: f.optional("availableChannels"),
@@ -1355,7 +1373,7 @@ impl<'de> serde::Deserialize<'de> for AfcStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("AfcStatus"))
     }
 }
@@ -1428,12 +1446,15 @@ pub struct ApBssColoring {
 }
 impl serde::Serialize for ApBssColoring {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApBssColoring, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApBssColoring,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("bssColoringEnabled", &v.bss_coloring_enabled);
             w.optional("useVenueSettings", &v.use_venue_settings);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1443,8 +1464,8 @@ impl<'de> serde::Deserialize<'de> for ApBssColoring {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApBssColoring, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApBssColoring, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApBssColoring {
                 bss_coloring_enabled: f.optional("bssColoringEnabled"),
                 use_venue_settings: f.optional("useVenueSettings"),
@@ -1453,7 +1474,7 @@ impl<'de> serde::Deserialize<'de> for ApBssColoring {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApBssColoring"))
     }
 }
@@ -1494,11 +1515,11 @@ pub struct ApClient {
 }
 impl serde::Serialize for ApClient {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApClient, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &ApClient, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.field("status", &v.status);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1508,8 +1529,8 @@ impl<'de> serde::Deserialize<'de> for ApClient {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApClient, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApClient, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApClient {
                 status: f.optional("status"),
                 additional_fields: f.rest(),
@@ -1517,7 +1538,7 @@ impl<'de> serde::Deserialize<'de> for ApClient {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApClient"))
     }
 }
@@ -1590,7 +1611,7 @@ impl serde::Serialize for ApClientAdmissionControl {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ApClientAdmissionControl,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("enable24G", &v.enable24g);
             w.optional("enable50G", &v.enable50g);
@@ -1603,7 +1624,7 @@ impl serde::Serialize for ApClientAdmissionControl {
             w.optional("useVenueSettings", &v.use_venue_settings);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1613,8 +1634,11 @@ impl<'de> serde::Deserialize<'de> for ApClientAdmissionControl {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApClientAdmissionControl, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ApClientAdmissionControl,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ApClientAdmissionControl {
                 enable24g: f.optional("enable24G"),
                 enable50g: f.optional("enable50G"),
@@ -1630,7 +1654,7 @@ impl<'de> serde::Deserialize<'de> for ApClientAdmissionControl {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApClientAdmissionControl"))
     }
 }
@@ -1737,7 +1761,10 @@ pub struct ApClientQueryData {
 }
 impl serde::Serialize for ApClientQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApClientQueryData, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApClientQueryData,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("modelName", &v.model_name);
             w.optional("deviceType", &v.device_type);
             w.optional("macAddress", &v.mac_address);
@@ -1762,7 +1789,7 @@ impl serde::Serialize for ApClientQueryData {
             w.optional("identityId", &v.identity_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1772,8 +1799,11 @@ impl<'de> serde::Deserialize<'de> for ApClientQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApClientQueryData, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ApClientQueryData,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ApClientQueryData {
                 model_name: f.optional("modelName"),
                 device_type: f.optional("deviceType"),
@@ -1802,7 +1832,7 @@ impl<'de> serde::Deserialize<'de> for ApClientQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApClientQueryData"))
     }
 }
@@ -2032,14 +2062,17 @@ pub struct ApCompatibilityPage {
 }
 impl serde::Serialize for ApCompatibilityPage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApCompatibilityPage, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApCompatibilityPage,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("compatibilities", &v.compatibilities);
             w.optional("page", &v.page);
             w.optional("totalCount", &v.total_count);
             w.optional("apCompatibilities", &v.ap_compatibilities);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2049,8 +2082,11 @@ impl<'de> serde::Deserialize<'de> for ApCompatibilityPage {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApCompatibilityPage, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ApCompatibilityPage,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ApCompatibilityPage {
                 compatibilities: f.optional("compatibilities"),
                 page: f.optional("page"),
@@ -2061,7 +2097,7 @@ impl<'de> serde::Deserialize<'de> for ApCompatibilityPage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApCompatibilityPage"))
     }
 }
@@ -2130,7 +2166,7 @@ impl serde::Serialize for ApCompatibilityPageApCompatibility {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ApCompatibilityPageApCompatibility,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("incompatible", &v.incompatible);
@@ -2138,7 +2174,7 @@ impl serde::Serialize for ApCompatibilityPageApCompatibility {
             w.optional("total", &v.total);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2148,10 +2184,10 @@ impl<'de> serde::Deserialize<'de> for ApCompatibilityPageApCompatibility {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             ApCompatibilityPageApCompatibility,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ApCompatibilityPageApCompatibility {
                 id: f.optional("id"),
@@ -2163,7 +2199,7 @@ impl<'de> serde::Deserialize<'de> for ApCompatibilityPageApCompatibility {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApCompatibilityPageApCompatibility"))
     }
 }
@@ -2231,7 +2267,7 @@ impl serde::Serialize for ApCompatibilityPageApCompatibilityIncompatibleFeature 
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ApCompatibilityPageApCompatibilityIncompatibleFeature,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("featureName", &v.feature_name);
             w.optional("incompatibleDevices", &v.incompatible_devices);
@@ -2239,7 +2275,7 @@ impl serde::Serialize for ApCompatibilityPageApCompatibilityIncompatibleFeature 
             w.optional("supportedModelFamilies", &v.supported_model_families);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2250,10 +2286,10 @@ for ApCompatibilityPageApCompatibilityIncompatibleFeature {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             ApCompatibilityPageApCompatibilityIncompatibleFeature,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ApCompatibilityPageApCompatibilityIncompatibleFeature {
                 feature_name: f.optional("featureName"),
@@ -2265,7 +2301,7 @@ for ApCompatibilityPageApCompatibilityIncompatibleFeature {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| {
                 e.into_error("ApCompatibilityPageApCompatibilityIncompatibleFeature")
@@ -2332,12 +2368,15 @@ pub struct ApDiagnosisCommand {
 }
 impl serde::Serialize for ApDiagnosisCommand {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApDiagnosisCommand, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApDiagnosisCommand,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("targetHost", &v.target_host);
             w.field("type", &v.type_);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2347,8 +2386,11 @@ impl<'de> serde::Deserialize<'de> for ApDiagnosisCommand {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApDiagnosisCommand, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ApDiagnosisCommand,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ApDiagnosisCommand {
                 target_host: f.optional("targetHost"),
                 type_: f.optional("type"),
@@ -2357,7 +2399,7 @@ impl<'de> serde::Deserialize<'de> for ApDiagnosisCommand {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApDiagnosisCommand"))
     }
 }
@@ -2399,12 +2441,12 @@ impl serde::Serialize for ApDiagnosisCommandResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ApDiagnosisCommandResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2414,8 +2456,11 @@ impl<'de> serde::Deserialize<'de> for ApDiagnosisCommandResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApDiagnosisCommandResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ApDiagnosisCommandResponse,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ApDiagnosisCommandResponse {
                 response: f.optional("response"),
                 additional_fields: f.rest(),
@@ -2423,7 +2468,7 @@ impl<'de> serde::Deserialize<'de> for ApDiagnosisCommandResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApDiagnosisCommandResponse"))
     }
 }
@@ -2460,13 +2505,13 @@ impl serde::Serialize for ApDiagnosisCommandResponseOperationResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ApDiagnosisCommandResponseOperationResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2476,10 +2521,10 @@ impl<'de> serde::Deserialize<'de> for ApDiagnosisCommandResponseOperationRespons
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             ApDiagnosisCommandResponseOperationResponse,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ApDiagnosisCommandResponseOperationResponse {
                 request_id: f.optional("requestId"),
@@ -2489,7 +2534,7 @@ impl<'de> serde::Deserialize<'de> for ApDiagnosisCommandResponseOperationRespons
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| e.into_error("ApDiagnosisCommandResponseOperationResponse"))
     }
@@ -2593,12 +2638,15 @@ pub struct ApFloorPosition {
 }
 impl serde::Serialize for ApFloorPosition {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApFloorPosition, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApFloorPosition,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional_number("xPercent", v.x_percent);
             w.optional_number("yPercent", v.y_percent);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2608,8 +2656,8 @@ impl<'de> serde::Deserialize<'de> for ApFloorPosition {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApFloorPosition, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApFloorPosition, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApFloorPosition {
                 x_percent: f.optional("xPercent"),
                 y_percent: f.optional("yPercent"),
@@ -2618,7 +2666,7 @@ impl<'de> serde::Deserialize<'de> for ApFloorPosition {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApFloorPosition"))
     }
 }
@@ -2664,7 +2712,7 @@ pub struct ApGroup {
 }
 impl serde::Serialize for ApGroup {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApGroup, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &ApGroup, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("apSerialNumbers", &v.ap_serial_numbers);
             w.optional("description", &v.description);
             w.optional("id", &v.id);
@@ -2672,7 +2720,7 @@ impl serde::Serialize for ApGroup {
             w.optional("venueId", &v.venue_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2682,8 +2730,8 @@ impl<'de> serde::Deserialize<'de> for ApGroup {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApGroup, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApGroup, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApGroup {
                 ap_serial_numbers: f.optional("apSerialNumbers"),
                 description: f.optional("description"),
@@ -2695,7 +2743,7 @@ impl<'de> serde::Deserialize<'de> for ApGroup {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApGroup"))
     }
 }
@@ -2754,14 +2802,17 @@ pub struct ApInformation {
 }
 impl serde::Serialize for ApInformation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApInformation, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApInformation,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("serialNumber", &v.serial_number);
             w.optional("name", &v.name);
             w.optional("macAddress", &v.mac_address);
             w.optional("bssid", &v.bssid);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2771,8 +2822,8 @@ impl<'de> serde::Deserialize<'de> for ApInformation {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApInformation, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApInformation, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApInformation {
                 serial_number: f.optional("serialNumber"),
                 name: f.optional("name"),
@@ -2783,7 +2834,7 @@ impl<'de> serde::Deserialize<'de> for ApInformation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApInformation"))
     }
 }
@@ -2847,7 +2898,10 @@ pub struct ApLanPortSettings {
 }
 impl serde::Serialize for ApLanPortSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApLanPortSettings, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApLanPortSettings,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("clientIsolationEnabled", &v.client_isolation_enabled);
             w.optional("clientIsolationSettings", &v.client_isolation_settings);
             w.optional("dhcpOption82Enabled", &v.dhcp_option82_enabled);
@@ -2858,7 +2912,7 @@ impl serde::Serialize for ApLanPortSettings {
             w.optional("softGreEnabled", &v.soft_gre_enabled);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2868,8 +2922,11 @@ impl<'de> serde::Deserialize<'de> for ApLanPortSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApLanPortSettings, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ApLanPortSettings,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ApLanPortSettings {
                 client_isolation_enabled: f.optional("clientIsolationEnabled"),
                 client_isolation_settings: f.optional("clientIsolationSettings"),
@@ -2884,7 +2941,7 @@ impl<'de> serde::Deserialize<'de> for ApLanPortSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApLanPortSettings"))
     }
 }
@@ -2995,7 +3052,10 @@ pub struct ApLldpNeighbor {
 }
 impl serde::Serialize for ApLldpNeighbor {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApLldpNeighbor, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApLldpNeighbor,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("detectedTime", &v.detected_time);
             w.optional("lldpAdv", &v.lldp_adv);
             w.optional("lldpCapability", &v.lldp_capability);
@@ -3026,7 +3086,7 @@ impl serde::Serialize for ApLldpNeighbor {
             w.optional("neighborSerialNumber", &v.neighbor_serial_number);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3036,8 +3096,8 @@ impl<'de> serde::Deserialize<'de> for ApLldpNeighbor {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApLldpNeighbor, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApLldpNeighbor, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApLldpNeighbor {
                 detected_time: f.optional("detectedTime"),
                 lldp_adv: f.optional("lldpAdv"),
@@ -3072,7 +3132,7 @@ impl<'de> serde::Deserialize<'de> for ApLldpNeighbor {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApLldpNeighbor"))
     }
 }
@@ -3270,12 +3330,12 @@ pub struct ApLogs {
 }
 impl serde::Serialize for ApLogs {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApLogs, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &ApLogs, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("fileUrl", &v.file_url);
             w.optional("fileURL", &v.file_url_2);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3285,8 +3345,8 @@ impl<'de> serde::Deserialize<'de> for ApLogs {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApLogs, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApLogs, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApLogs {
                 file_url: f.optional("fileUrl"),
                 file_url_2: f.optional("fileURL"),
@@ -3295,7 +3355,7 @@ impl<'de> serde::Deserialize<'de> for ApLogs {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApLogs"))
     }
 }
@@ -3354,7 +3414,10 @@ pub struct ApNeighborPage {
 }
 impl serde::Serialize for ApNeighborPage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApNeighborPage, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApNeighborPage,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("neighbors", &v.neighbors);
             w.optional("page", &v.page);
             w.optional("totalCount", &v.total_count);
@@ -3362,7 +3425,7 @@ impl serde::Serialize for ApNeighborPage {
             w.optional("detectedTime", &v.detected_time);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3372,8 +3435,8 @@ impl<'de> serde::Deserialize<'de> for ApNeighborPage {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApNeighborPage, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApNeighborPage, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApNeighborPage {
                 neighbors: f.optional("neighbors"),
                 page: f.optional("page"),
@@ -3385,7 +3448,7 @@ impl<'de> serde::Deserialize<'de> for ApNeighborPage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApNeighborPage"))
     }
 }
@@ -3463,7 +3526,9 @@ impl std::fmt::Debug for ApNeighborRow {
         match self {
             Self::ApRfNeighbor(v) => f.debug_tuple("ApRfNeighbor").field(v).finish(),
             Self::ApLldpNeighbor(v) => f.debug_tuple("ApLldpNeighbor").field(v).finish(),
-            Self::Unknown(v) => ruckus_one_runtime::union::debug_unknown(f, v, &[]),
+            Self::Unknown(v) => {
+                ruckus_one_runtime::internal::union::debug_unknown(f, v, &[])
+            }
         }
     }
 }
@@ -3480,8 +3545,8 @@ impl<'de> serde::Deserialize<'de> for ApNeighborRow {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = ruckus_one_runtime::union::read(deserializer)?;
-        for i in ruckus_one_runtime::union::by_fit(
+        let value = ruckus_one_runtime::internal::union::read(deserializer)?;
+        for i in ruckus_one_runtime::internal::union::by_fit(
             &value,
             &[
                 &[
@@ -3560,12 +3625,16 @@ impl<'de> serde::Deserialize<'de> for ApNeighborRow {
         ) {
             match i {
                 0 => {
-                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                    if let Some(v) = ruckus_one_runtime::internal::union::try_decode(
+                        &value,
+                    ) {
                         return Ok(Self::ApRfNeighbor(v));
                     }
                 }
                 1 => {
-                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                    if let Some(v) = ruckus_one_runtime::internal::union::try_decode(
+                        &value,
+                    ) {
                         return Ok(Self::ApLldpNeighbor(v));
                     }
                 }
@@ -3593,12 +3662,15 @@ pub struct ApNeighbors {
 }
 impl serde::Serialize for ApNeighbors {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApNeighbors, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApNeighbors,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("status", &v.status);
             w.field("type", &v.type_);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3608,8 +3680,8 @@ impl<'de> serde::Deserialize<'de> for ApNeighbors {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApNeighbors, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApNeighbors, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApNeighbors {
                 status: f.optional("status"),
                 type_: f.optional("type"),
@@ -3618,7 +3690,7 @@ impl<'de> serde::Deserialize<'de> for ApNeighbors {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApNeighbors"))
     }
 }
@@ -3766,7 +3838,10 @@ pub struct ApPacketAction {
 }
 impl serde::Serialize for ApPacketAction {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApPacketAction, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApPacketAction,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("action", &v.action);
             w.optional("captureInterface", &v.capture_interface);
             w.optional("frameTypeFilter", &v.frame_type_filter);
@@ -3774,7 +3849,7 @@ impl serde::Serialize for ApPacketAction {
             w.optional("sessionId", &v.session_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3784,8 +3859,8 @@ impl<'de> serde::Deserialize<'de> for ApPacketAction {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApPacketAction, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApPacketAction, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApPacketAction {
                 action: f.optional("action"),
                 capture_interface: f.optional("captureInterface"),
@@ -3797,7 +3872,7 @@ impl<'de> serde::Deserialize<'de> for ApPacketAction {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApPacketAction"))
     }
 }
@@ -4070,12 +4145,12 @@ impl serde::Serialize for ApPacketActionResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ApPacketActionResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("sessionId", &v.session_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4085,8 +4160,11 @@ impl<'de> serde::Deserialize<'de> for ApPacketActionResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApPacketActionResponse, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ApPacketActionResponse,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ApPacketActionResponse {
                 session_id: f.optional("sessionId"),
                 additional_fields: f.rest(),
@@ -4094,7 +4172,7 @@ impl<'de> serde::Deserialize<'de> for ApPacketActionResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApPacketActionResponse"))
     }
 }
@@ -4131,13 +4209,13 @@ impl serde::Serialize for ApPacketActionResponseOperationResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ApPacketActionResponseOperationResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4147,10 +4225,10 @@ impl<'de> serde::Deserialize<'de> for ApPacketActionResponseOperationResponse {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             ApPacketActionResponseOperationResponse,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ApPacketActionResponseOperationResponse {
                 request_id: f.optional("requestId"),
@@ -4160,7 +4238,7 @@ impl<'de> serde::Deserialize<'de> for ApPacketActionResponseOperationResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| e.into_error("ApPacketActionResponseOperationResponse"))
     }
@@ -4206,7 +4284,7 @@ pub struct ApPackets {
 }
 impl serde::Serialize for ApPackets {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApPackets, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &ApPackets, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("errorMsg", &v.error_msg);
             w.optional("fileName", &v.file_name);
             w.optional("fileUrl", &v.file_url);
@@ -4214,7 +4292,7 @@ impl serde::Serialize for ApPackets {
             w.optional("state", &v.state);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4224,8 +4302,8 @@ impl<'de> serde::Deserialize<'de> for ApPackets {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApPackets, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApPackets, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApPackets {
                 error_msg: f.optional("errorMsg"),
                 file_name: f.optional("fileName"),
@@ -4237,7 +4315,7 @@ impl<'de> serde::Deserialize<'de> for ApPackets {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApPackets"))
     }
 }
@@ -4388,7 +4466,7 @@ pub struct ApPictures {
 }
 impl serde::Serialize for ApPictures {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApPictures, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &ApPictures, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.optional("url", &v.url);
@@ -4396,7 +4474,7 @@ impl serde::Serialize for ApPictures {
             w.optional("updatedDate", &v.updated_date);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4406,8 +4484,8 @@ impl<'de> serde::Deserialize<'de> for ApPictures {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApPictures, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApPictures, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApPictures {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -4419,7 +4497,7 @@ impl<'de> serde::Deserialize<'de> for ApPictures {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApPictures"))
     }
 }
@@ -4544,7 +4622,10 @@ pub struct ApRfNeighbor {
 }
 impl serde::Serialize for ApRfNeighbor {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApRfNeighbor, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApRfNeighbor,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("apMac", &v.ap_mac);
             w.optional("channel24G", &v.channel24g);
             w.optional("channel5G", &v.channel5g);
@@ -4587,7 +4668,7 @@ impl serde::Serialize for ApRfNeighbor {
             w.optional("neighborSerialNumber", &v.neighbor_serial_number);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4597,8 +4678,8 @@ impl<'de> serde::Deserialize<'de> for ApRfNeighbor {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApRfNeighbor, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApRfNeighbor, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApRfNeighbor {
                 ap_mac: f.optional("apMac"),
                 channel24g: f.optional("channel24G"),
@@ -4645,7 +4726,7 @@ impl<'de> serde::Deserialize<'de> for ApRfNeighbor {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApRfNeighbor"))
     }
 }
@@ -4926,13 +5007,16 @@ pub struct ApSerialNumber {
 }
 impl serde::Serialize for ApSerialNumber {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApSerialNumber, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApSerialNumber,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("serialNumber", &v.serial_number);
             w.optional("softDeleted", &v.soft_deleted);
             w.optional("softDeletedDate", &v.soft_deleted_date);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4942,8 +5026,8 @@ impl<'de> serde::Deserialize<'de> for ApSerialNumber {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApSerialNumber, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApSerialNumber, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApSerialNumber {
                 serial_number: f.required("serialNumber")?,
                 soft_deleted: f.optional("softDeleted"),
@@ -4953,7 +5037,7 @@ impl<'de> serde::Deserialize<'de> for ApSerialNumber {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApSerialNumber"))
     }
 }
@@ -4995,11 +5079,14 @@ pub struct ApSystemCommand {
 }
 impl serde::Serialize for ApSystemCommand {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApSystemCommand, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApSystemCommand,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("type", &v.type_);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5009,8 +5096,8 @@ impl<'de> serde::Deserialize<'de> for ApSystemCommand {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApSystemCommand, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApSystemCommand, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApSystemCommand {
                 type_: f.optional("type"),
                 additional_fields: f.rest(),
@@ -5018,7 +5105,7 @@ impl<'de> serde::Deserialize<'de> for ApSystemCommand {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApSystemCommand"))
     }
 }
@@ -5109,14 +5196,17 @@ pub struct ApsImportResults {
 }
 impl serde::Serialize for ApsImportResults {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApsImportResults, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ApsImportResults,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("downloadUrl", &v.download_url);
             w.optional("errors", &v.errors);
             w.optional("fileErrorCount", &v.file_error_count);
             w.optional("operationRequestId", &v.operation_request_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5126,8 +5216,8 @@ impl<'de> serde::Deserialize<'de> for ApsImportResults {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApsImportResults, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ApsImportResults, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApsImportResults {
                 download_url: f.optional("downloadUrl"),
                 errors: f.optional("errors"),
@@ -5138,7 +5228,7 @@ impl<'de> serde::Deserialize<'de> for ApsImportResults {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ApsImportResults"))
     }
 }
@@ -5220,7 +5310,10 @@ pub struct CellularStatus {
 }
 impl serde::Serialize for CellularStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &CellularStatus, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &CellularStatus,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("activeSim", &v.active_sim);
             w.optional("imei", &v.imei);
             w.optional("lteFirmware", &v.lte_firmware);
@@ -5247,7 +5340,7 @@ impl serde::Serialize for CellularStatus {
             w.optional("secondarySimStatus", &v.secondary_sim_status);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5257,8 +5350,8 @@ impl<'de> serde::Deserialize<'de> for CellularStatus {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<CellularStatus, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<CellularStatus, ruckus_one_runtime::internal::object::FieldError> {
             let value = CellularStatus {
                 active_sim: f.optional("activeSim"),
                 imei: f.optional("imei"),
@@ -5289,7 +5382,7 @@ impl<'de> serde::Deserialize<'de> for CellularStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("CellularStatus"))
     }
 }
@@ -5489,7 +5582,9 @@ impl std::fmt::Debug for CreateVenueApResponse {
             Self::WifiOperationResponseRequestIdOnly(v) => {
                 f.debug_tuple("WifiOperationResponseRequestIdOnly").field(v).finish()
             }
-            Self::Unknown(v) => ruckus_one_runtime::union::debug_unknown(f, v, &[]),
+            Self::Unknown(v) => {
+                ruckus_one_runtime::internal::union::debug_unknown(f, v, &[])
+            }
         }
     }
 }
@@ -5510,19 +5605,23 @@ impl<'de> serde::Deserialize<'de> for CreateVenueApResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = ruckus_one_runtime::union::read(deserializer)?;
-        for i in ruckus_one_runtime::union::by_fit(
+        let value = ruckus_one_runtime::internal::union::read(deserializer)?;
+        for i in ruckus_one_runtime::internal::union::by_fit(
             &value,
             &[&["requestId", "response"], &["requestId"]],
         ) {
             match i {
                 0 => {
-                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                    if let Some(v) = ruckus_one_runtime::internal::union::try_decode(
+                        &value,
+                    ) {
                         return Ok(Self::ApplicationPolicyOperationResponse(v));
                     }
                 }
                 1 => {
-                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+                    if let Some(v) = ruckus_one_runtime::internal::union::try_decode(
+                        &value,
+                    ) {
                         return Ok(Self::WifiOperationResponseRequestIdOnly(v));
                     }
                 }
@@ -5551,13 +5650,16 @@ pub struct FloorPosition {
 }
 impl serde::Serialize for FloorPosition {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &FloorPosition, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &FloorPosition,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("floorplanId", &v.floorplan_id);
             w.optional_number("xPercent", v.x_percent);
             w.optional_number("yPercent", v.y_percent);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5567,8 +5669,8 @@ impl<'de> serde::Deserialize<'de> for FloorPosition {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<FloorPosition, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<FloorPosition, ruckus_one_runtime::internal::object::FieldError> {
             let value = FloorPosition {
                 floorplan_id: f.optional("floorplanId"),
                 x_percent: f.optional("xPercent"),
@@ -5578,7 +5680,7 @@ impl<'de> serde::Deserialize<'de> for FloorPosition {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("FloorPosition"))
     }
 }
@@ -5626,12 +5728,15 @@ pub struct ImportError {
 }
 impl serde::Serialize for ImportError {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ImportError, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &ImportError,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("code", &v.code);
             w.optional("description", &v.description);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5641,8 +5746,8 @@ impl<'de> serde::Deserialize<'de> for ImportError {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ImportError, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<ImportError, ruckus_one_runtime::internal::object::FieldError> {
             let value = ImportError {
                 code: f.optional("code"),
                 description: f.optional("description"),
@@ -5651,7 +5756,7 @@ impl<'de> serde::Deserialize<'de> for ImportError {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ImportError"))
     }
 }
@@ -5692,12 +5797,15 @@ pub struct LanPortStatus {
 }
 impl serde::Serialize for LanPortStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &LanPortStatus, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &LanPortStatus,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("physicalLink", &v.physical_link);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5707,8 +5815,8 @@ impl<'de> serde::Deserialize<'de> for LanPortStatus {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<LanPortStatus, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<LanPortStatus, ruckus_one_runtime::internal::object::FieldError> {
             let value = LanPortStatus {
                 id: f.optional("id"),
                 physical_link: f.optional("physicalLink"),
@@ -5717,7 +5825,7 @@ impl<'de> serde::Deserialize<'de> for LanPortStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("LanPortStatus"))
     }
 }
@@ -5758,12 +5866,12 @@ pub struct LbsStatus {
 }
 impl serde::Serialize for LbsStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &LbsStatus, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &LbsStatus, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("managementConnected", &v.management_connected);
             w.optional("serverConnected", &v.server_connected);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5773,8 +5881,8 @@ impl<'de> serde::Deserialize<'de> for LbsStatus {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<LbsStatus, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<LbsStatus, ruckus_one_runtime::internal::object::FieldError> {
             let value = LbsStatus {
                 management_connected: f.optional("managementConnected"),
                 server_connected: f.optional("serverConnected"),
@@ -5783,7 +5891,7 @@ impl<'de> serde::Deserialize<'de> for LbsStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("LbsStatus"))
     }
 }
@@ -5825,12 +5933,15 @@ pub struct MeshLinkStatus {
 }
 impl serde::Serialize for MeshLinkStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &MeshLinkStatus, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &MeshLinkStatus,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("macAddress", &v.mac_address);
             w.optional("rssi", &v.rssi);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5840,8 +5951,8 @@ impl<'de> serde::Deserialize<'de> for MeshLinkStatus {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MeshLinkStatus, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<MeshLinkStatus, ruckus_one_runtime::internal::object::FieldError> {
             let value = MeshLinkStatus {
                 mac_address: f.optional("macAddress"),
                 rssi: f.optional("rssi"),
@@ -5850,7 +5961,7 @@ impl<'de> serde::Deserialize<'de> for MeshLinkStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MeshLinkStatus"))
     }
 }
@@ -5892,12 +6003,15 @@ pub struct MeshNeighbor {
 }
 impl serde::Serialize for MeshNeighbor {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &MeshNeighbor, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &MeshNeighbor,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("rssi", &v.rssi);
             w.optional("macAddress", &v.mac_address);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5907,8 +6021,8 @@ impl<'de> serde::Deserialize<'de> for MeshNeighbor {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MeshNeighbor, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<MeshNeighbor, ruckus_one_runtime::internal::object::FieldError> {
             let value = MeshNeighbor {
                 rssi: f.optional("rssi"),
                 mac_address: f.optional("macAddress"),
@@ -5917,7 +6031,7 @@ impl<'de> serde::Deserialize<'de> for MeshNeighbor {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MeshNeighbor"))
     }
 }
@@ -5959,12 +6073,15 @@ pub struct MeshRadioStatus {
 }
 impl serde::Serialize for MeshRadioStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &MeshRadioStatus, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &MeshRadioStatus,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("channel", &v.channel);
             w.optional("band", &v.band);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -5974,8 +6091,8 @@ impl<'de> serde::Deserialize<'de> for MeshRadioStatus {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MeshRadioStatus, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<MeshRadioStatus, ruckus_one_runtime::internal::object::FieldError> {
             let value = MeshRadioStatus {
                 channel: f.optional("channel"),
                 band: f.optional("band"),
@@ -5984,7 +6101,7 @@ impl<'de> serde::Deserialize<'de> for MeshRadioStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MeshRadioStatus"))
     }
 }
@@ -6029,7 +6146,7 @@ pub struct MeshStatus {
 }
 impl serde::Serialize for MeshStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &MeshStatus, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &MeshStatus, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("neighbors", &v.neighbors);
             w.optional("hopCount", &v.hop_count);
             w.optional("uplinks", &v.uplinks);
@@ -6037,7 +6154,7 @@ impl serde::Serialize for MeshStatus {
             w.optional("radios", &v.radios);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6047,8 +6164,8 @@ impl<'de> serde::Deserialize<'de> for MeshStatus {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MeshStatus, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<MeshStatus, ruckus_one_runtime::internal::object::FieldError> {
             let value = MeshStatus {
                 neighbors: f.optional("neighbors"),
                 hop_count: f.optional("hopCount"),
@@ -6060,7 +6177,7 @@ impl<'de> serde::Deserialize<'de> for MeshStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MeshStatus"))
     }
 }
@@ -6126,7 +6243,10 @@ pub struct NetworkInformation {
 }
 impl serde::Serialize for NetworkInformation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &NetworkInformation, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &NetworkInformation,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("type", &v.type_);
             w.optional("ssid", &v.ssid);
@@ -6136,7 +6256,7 @@ impl serde::Serialize for NetworkInformation {
             w.optional("vni", &v.vni);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6146,8 +6266,11 @@ impl<'de> serde::Deserialize<'de> for NetworkInformation {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<NetworkInformation, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            NetworkInformation,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = NetworkInformation {
                 id: f.optional("id"),
                 type_: f.optional("type"),
@@ -6161,7 +6284,7 @@ impl<'de> serde::Deserialize<'de> for NetworkInformation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("NetworkInformation"))
     }
 }
@@ -6239,7 +6362,10 @@ pub struct NetworkStatus {
 }
 impl serde::Serialize for NetworkStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &NetworkStatus, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &NetworkStatus,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("ipAddress", &v.ip_address);
             w.optional("externalIpAddress", &v.external_ip_address);
             w.optional("ipAddressType", &v.ip_address_type);
@@ -6250,7 +6376,7 @@ impl serde::Serialize for NetworkStatus {
             w.optional("managementTrafficVlan", &v.management_traffic_vlan);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6260,8 +6386,8 @@ impl<'de> serde::Deserialize<'de> for NetworkStatus {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<NetworkStatus, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<NetworkStatus, ruckus_one_runtime::internal::object::FieldError> {
             let value = NetworkStatus {
                 ip_address: f.optional("ipAddress"),
                 external_ip_address: f.optional("externalIpAddress"),
@@ -6276,7 +6402,7 @@ impl<'de> serde::Deserialize<'de> for NetworkStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("NetworkStatus"))
     }
 }
@@ -6361,7 +6487,7 @@ impl serde::Serialize for QueryResponseApClientQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &QueryResponseApClientQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -6372,7 +6498,7 @@ impl serde::Serialize for QueryResponseApClientQueryData {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6382,10 +6508,10 @@ impl<'de> serde::Deserialize<'de> for QueryResponseApClientQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             QueryResponseApClientQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseApClientQueryData {
                 fields: f.optional("fields"),
@@ -6400,7 +6526,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseApClientQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("QueryResponseApClientQueryData"))
     }
 }
@@ -6485,7 +6611,10 @@ pub struct RadioStatus {
 }
 impl serde::Serialize for RadioStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &RadioStatus, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &RadioStatus,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("type", &v.type_);
             w.optional("channel", &v.channel);
             w.optional("band", &v.band);
@@ -6495,7 +6624,7 @@ impl serde::Serialize for RadioStatus {
             w.optional("transmitterPower", &v.transmitter_power);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6505,8 +6634,8 @@ impl<'de> serde::Deserialize<'de> for RadioStatus {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<RadioStatus, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<RadioStatus, ruckus_one_runtime::internal::object::FieldError> {
             let value = RadioStatus {
                 type_: f.optional("type"),
                 channel: f.optional("channel"),
@@ -6520,7 +6649,7 @@ impl<'de> serde::Deserialize<'de> for RadioStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("RadioStatus"))
     }
 }
@@ -6597,7 +6726,10 @@ pub struct SignalStatus {
 }
 impl serde::Serialize for SignalStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SignalStatus, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &SignalStatus,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("snr", &v.snr);
             w.optional("rssi", &v.rssi);
             w.optional("noiseFloor", &v.noise_floor);
@@ -6605,7 +6737,7 @@ impl serde::Serialize for SignalStatus {
             w.optional("healthDescription", &v.health_description);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6615,8 +6747,8 @@ impl<'de> serde::Deserialize<'de> for SignalStatus {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SignalStatus, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<SignalStatus, ruckus_one_runtime::internal::object::FieldError> {
             let value = SignalStatus {
                 snr: f.optional("snr"),
                 rssi: f.optional("rssi"),
@@ -6628,7 +6760,7 @@ impl<'de> serde::Deserialize<'de> for SignalStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SignalStatus"))
     }
 }
@@ -6697,7 +6829,7 @@ pub struct SimStatus {
 }
 impl serde::Serialize for SimStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SimStatus, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &SimStatus, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("iccid", &v.iccid);
             w.optional("imsi", &v.imsi);
             w.optional("txBytes", &v.tx_bytes);
@@ -6708,7 +6840,7 @@ impl serde::Serialize for SimStatus {
             w.optional("switchCount", &v.switch_count);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6718,8 +6850,8 @@ impl<'de> serde::Deserialize<'de> for SimStatus {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SimStatus, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<SimStatus, ruckus_one_runtime::internal::object::FieldError> {
             let value = SimStatus {
                 iccid: f.optional("iccid"),
                 imsi: f.optional("imsi"),
@@ -6734,7 +6866,7 @@ impl<'de> serde::Deserialize<'de> for SimStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SimStatus"))
     }
 }
@@ -6815,7 +6947,10 @@ pub struct TrafficStatus {
 }
 impl serde::Serialize for TrafficStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &TrafficStatus, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &TrafficStatus,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("trafficToClient", &v.traffic_to_client);
             w.optional("trafficFromClient", &v.traffic_from_client);
             w.optional("packetsToClient", &v.packets_to_client);
@@ -6824,7 +6959,7 @@ impl serde::Serialize for TrafficStatus {
             w.optional("totalTraffic", &v.total_traffic);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6834,8 +6969,8 @@ impl<'de> serde::Deserialize<'de> for TrafficStatus {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<TrafficStatus, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<TrafficStatus, ruckus_one_runtime::internal::object::FieldError> {
             let value = TrafficStatus {
                 traffic_to_client: f.optional("trafficToClient"),
                 traffic_from_client: f.optional("trafficFromClient"),
@@ -6848,7 +6983,7 @@ impl<'de> serde::Deserialize<'de> for TrafficStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("TrafficStatus"))
     }
 }
@@ -6918,7 +7053,7 @@ impl serde::Serialize for VenueApAvailableLteBands {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueApAvailableLteBands,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("band3G", &v.band3g);
             w.optional("band4G", &v.band4g);
@@ -6926,7 +7061,7 @@ impl serde::Serialize for VenueApAvailableLteBands {
             w.field("region", &v.region);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -6936,8 +7071,11 @@ impl<'de> serde::Deserialize<'de> for VenueApAvailableLteBands {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueApAvailableLteBands, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            VenueApAvailableLteBands,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = VenueApAvailableLteBands {
                 band3g: f.optional("band3G"),
                 band4g: f.optional("band4G"),
@@ -6948,7 +7086,7 @@ impl<'de> serde::Deserialize<'de> for VenueApAvailableLteBands {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApAvailableLteBands"))
     }
 }
@@ -7058,7 +7196,7 @@ pub struct VenueApRow {
 }
 impl serde::Serialize for VenueApRow {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VenueApRow, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &VenueApRow, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("serialNumber", &v.serial_number);
             w.optional("name", &v.name);
             w.optional("apGroupId", &v.ap_group_id);
@@ -7101,7 +7239,7 @@ impl serde::Serialize for VenueApRow {
             w.optional("venueName", &v.venue_name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7111,8 +7249,8 @@ impl<'de> serde::Deserialize<'de> for VenueApRow {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueApRow, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<VenueApRow, ruckus_one_runtime::internal::object::FieldError> {
             let value = VenueApRow {
                 serial_number: f.optional("serialNumber"),
                 name: f.optional("name"),
@@ -7159,7 +7297,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRow {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApRow"))
     }
 }
@@ -7515,7 +7653,10 @@ pub struct VenueApRowMember {
 }
 impl serde::Serialize for VenueApRowMember {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VenueApRowMember, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &VenueApRowMember,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("healthStatus", &v.health_status);
             w.optional("macAddress", &v.mac_address);
             w.optional("meshRole", &v.mesh_role);
@@ -7527,7 +7668,7 @@ impl serde::Serialize for VenueApRowMember {
             w.optional("venueId", &v.venue_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7537,8 +7678,8 @@ impl<'de> serde::Deserialize<'de> for VenueApRowMember {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueApRowMember, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<VenueApRowMember, ruckus_one_runtime::internal::object::FieldError> {
             let value = VenueApRowMember {
                 health_status: f.optional("healthStatus"),
                 mac_address: f.optional("macAddress"),
@@ -7554,7 +7695,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRowMember {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApRowMember"))
     }
 }
@@ -7651,7 +7792,7 @@ impl serde::Serialize for VenueApRowMemberMeshStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueApRowMemberMeshStatus,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("hopCount", &v.hop_count);
             w.optional("neighbors", &v.neighbors);
@@ -7659,7 +7800,7 @@ impl serde::Serialize for VenueApRowMemberMeshStatus {
             w.optional("uplinks", &v.uplinks);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7669,8 +7810,11 @@ impl<'de> serde::Deserialize<'de> for VenueApRowMemberMeshStatus {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueApRowMemberMeshStatus, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            VenueApRowMemberMeshStatus,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = VenueApRowMemberMeshStatus {
                 hop_count: f.optional("hopCount"),
                 neighbors: f.optional("neighbors"),
@@ -7681,7 +7825,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRowMemberMeshStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApRowMemberMeshStatus"))
     }
 }
@@ -7747,13 +7891,13 @@ impl serde::Serialize for VenueApRowMemberMeshStatusNeighbor {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueApRowMemberMeshStatusNeighbor,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("macAddress", &v.mac_address);
             w.optional("rssi", &v.rssi);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7763,10 +7907,10 @@ impl<'de> serde::Deserialize<'de> for VenueApRowMemberMeshStatusNeighbor {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             VenueApRowMemberMeshStatusNeighbor,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = VenueApRowMemberMeshStatusNeighbor {
                 mac_address: f.optional("macAddress"),
@@ -7776,7 +7920,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRowMemberMeshStatusNeighbor {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApRowMemberMeshStatusNeighbor"))
     }
 }
@@ -7821,13 +7965,13 @@ impl serde::Serialize for VenueApRowMemberMeshStatusRadio {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueApRowMemberMeshStatusRadio,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("band", &v.band);
             w.optional("channel", &v.channel);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7837,10 +7981,10 @@ impl<'de> serde::Deserialize<'de> for VenueApRowMemberMeshStatusRadio {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             VenueApRowMemberMeshStatusRadio,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = VenueApRowMemberMeshStatusRadio {
                 band: f.optional("band"),
@@ -7850,7 +7994,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRowMemberMeshStatusRadio {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApRowMemberMeshStatusRadio"))
     }
 }
@@ -7907,7 +8051,7 @@ impl serde::Serialize for VenueApRowMemberNetworkStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueApRowMemberNetworkStatus,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("externalIpAddress", &v.external_ip_address);
             w.optional("gateway", &v.gateway);
@@ -7919,7 +8063,7 @@ impl serde::Serialize for VenueApRowMemberNetworkStatus {
             w.optional("secondaryDnsServer", &v.secondary_dns_server);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -7929,10 +8073,10 @@ impl<'de> serde::Deserialize<'de> for VenueApRowMemberNetworkStatus {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             VenueApRowMemberNetworkStatus,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = VenueApRowMemberNetworkStatus {
                 external_ip_address: f.optional("externalIpAddress"),
@@ -7948,7 +8092,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRowMemberNetworkStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApRowMemberNetworkStatus"))
     }
 }
@@ -8041,7 +8185,10 @@ pub struct VenueApRowRoot {
 }
 impl serde::Serialize for VenueApRowRoot {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VenueApRowRoot, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &VenueApRowRoot,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("healthStatus", &v.health_status);
             w.optional("macAddress", &v.mac_address);
             w.optional("meshRole", &v.mesh_role);
@@ -8053,7 +8200,7 @@ impl serde::Serialize for VenueApRowRoot {
             w.optional("venueId", &v.venue_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -8063,8 +8210,8 @@ impl<'de> serde::Deserialize<'de> for VenueApRowRoot {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueApRowRoot, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<VenueApRowRoot, ruckus_one_runtime::internal::object::FieldError> {
             let value = VenueApRowRoot {
                 health_status: f.optional("healthStatus"),
                 mac_address: f.optional("macAddress"),
@@ -8080,7 +8227,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRowRoot {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApRowRoot"))
     }
 }
@@ -8177,7 +8324,7 @@ impl serde::Serialize for VenueApRowRootMeshStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &VenueApRowRootMeshStatus,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("downlinks", &v.downlinks);
             w.optional("hopCount", &v.hop_count);
@@ -8185,7 +8332,7 @@ impl serde::Serialize for VenueApRowRootMeshStatus {
             w.optional("radios", &v.radios);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -8195,8 +8342,11 @@ impl<'de> serde::Deserialize<'de> for VenueApRowRootMeshStatus {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueApRowRootMeshStatus, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            VenueApRowRootMeshStatus,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = VenueApRowRootMeshStatus {
                 downlinks: f.optional("downlinks"),
                 hop_count: f.optional("hopCount"),
@@ -8207,7 +8357,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRowRootMeshStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueApRowRootMeshStatus"))
     }
 }
@@ -8269,12 +8419,15 @@ pub struct VenueInformation {
 }
 impl serde::Serialize for VenueInformation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VenueInformation, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &VenueInformation,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -8284,8 +8437,8 @@ impl<'de> serde::Deserialize<'de> for VenueInformation {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueInformation, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<VenueInformation, ruckus_one_runtime::internal::object::FieldError> {
             let value = VenueInformation {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -8294,7 +8447,7 @@ impl<'de> serde::Deserialize<'de> for VenueInformation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("VenueInformation"))
     }
 }
@@ -8338,7 +8491,10 @@ pub struct WifiCallingStatus {
 }
 impl serde::Serialize for WifiCallingStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &WifiCallingStatus, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &WifiCallingStatus,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("carrierName", &v.carrier_name);
             w.optional("qosPriority", &v.qos_priority);
             w.optional("trafficFromClient", &v.traffic_from_client);
@@ -8346,7 +8502,7 @@ impl serde::Serialize for WifiCallingStatus {
             w.optional("totalTraffic", &v.total_traffic);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -8356,8 +8512,11 @@ impl<'de> serde::Deserialize<'de> for WifiCallingStatus {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<WifiCallingStatus, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            WifiCallingStatus,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = WifiCallingStatus {
                 carrier_name: f.optional("carrierName"),
                 qos_priority: f.optional("qosPriority"),
@@ -8369,7 +8528,7 @@ impl<'de> serde::Deserialize<'de> for WifiCallingStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("WifiCallingStatus"))
     }
 }
@@ -8432,7 +8591,10 @@ pub struct WifiDhcpClientLease {
 }
 impl serde::Serialize for WifiDhcpClientLease {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &WifiDhcpClientLease, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &WifiDhcpClientLease,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("dhcpPoolName", &v.dhcp_pool_name);
             w.optional("hostname", &v.hostname);
             w.optional("ipAddress", &v.ip_address);
@@ -8441,7 +8603,7 @@ impl serde::Serialize for WifiDhcpClientLease {
             w.optional("status", &v.status);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -8451,8 +8613,11 @@ impl<'de> serde::Deserialize<'de> for WifiDhcpClientLease {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<WifiDhcpClientLease, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            WifiDhcpClientLease,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = WifiDhcpClientLease {
                 dhcp_pool_name: f.optional("dhcpPoolName"),
                 hostname: f.optional("hostname"),
@@ -8465,7 +8630,7 @@ impl<'de> serde::Deserialize<'de> for WifiDhcpClientLease {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("WifiDhcpClientLease"))
     }
 }
@@ -8529,11 +8694,14 @@ pub struct WifiDhcpClientLeases {
 }
 impl serde::Serialize for WifiDhcpClientLeases {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &WifiDhcpClientLeases, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &WifiDhcpClientLeases,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("wifiDhcpClientLeases", &v.wifi_dhcp_client_leases);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -8543,8 +8711,11 @@ impl<'de> serde::Deserialize<'de> for WifiDhcpClientLeases {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<WifiDhcpClientLeases, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            WifiDhcpClientLeases,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = WifiDhcpClientLeases {
                 wifi_dhcp_client_leases: f.optional("wifiDhcpClientLeases"),
                 additional_fields: f.rest(),
@@ -8552,7 +8723,7 @@ impl<'de> serde::Deserialize<'de> for WifiDhcpClientLeases {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("WifiDhcpClientLeases"))
     }
 }

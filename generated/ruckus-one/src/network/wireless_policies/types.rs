@@ -19,14 +19,14 @@ pub struct Activation {
 }
 impl serde::Serialize for Activation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Activation, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(v: &Activation, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("venueId", &v.venue_id);
             w.optional("wifiNetworkIds", &v.wifi_network_ids);
             w.optional("apSerialNumbers", &v.ap_serial_numbers);
             w.optional("wifiNetworkId", &v.wifi_network_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -36,8 +36,8 @@ impl<'de> serde::Deserialize<'de> for Activation {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Activation, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Activation, ruckus_one_runtime::internal::object::FieldError> {
             let value = Activation {
                 venue_id: f.optional("venueId"),
                 wifi_network_ids: f.optional("wifiNetworkIds"),
@@ -48,7 +48,7 @@ impl<'de> serde::Deserialize<'de> for Activation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("Activation"))
     }
 }
@@ -104,13 +104,13 @@ impl serde::Serialize for ClientIsolationAllowlistEntry {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ClientIsolationAllowlistEntry,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("description", &v.description);
             w.field("mac", &v.mac);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -120,10 +120,10 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationAllowlistEntry {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             ClientIsolationAllowlistEntry,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ClientIsolationAllowlistEntry {
                 description: f.optional("description"),
@@ -133,7 +133,7 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationAllowlistEntry {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ClientIsolationAllowlistEntry"))
     }
 }
@@ -176,7 +176,7 @@ impl serde::Serialize for ClientIsolationProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ClientIsolationProfile,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("allowlist", &v.allowlist);
             w.optional("description", &v.description);
@@ -184,7 +184,7 @@ impl serde::Serialize for ClientIsolationProfile {
             w.field("name", &v.name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -194,8 +194,11 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationProfile {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ClientIsolationProfile, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ClientIsolationProfile,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = ClientIsolationProfile {
                 allowlist: f.required("allowlist")?,
                 description: f.optional("description"),
@@ -206,7 +209,7 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ClientIsolationProfile"))
     }
 }
@@ -258,7 +261,7 @@ impl serde::Serialize for ClientIsolationProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ClientIsolationProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
@@ -269,7 +272,7 @@ impl serde::Serialize for ClientIsolationProfileQueryData {
             w.optional("venueActivations", &v.venue_activations);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -279,10 +282,10 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationProfileQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             ClientIsolationProfileQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ClientIsolationProfileQueryData {
                 id: f.optional("id"),
@@ -297,7 +300,7 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationProfileQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ClientIsolationProfileQueryData"))
     }
 }
@@ -382,7 +385,7 @@ impl serde::Serialize for ClientIsolationProfileQueryDataApActivation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ClientIsolationProfileQueryDataApActivation,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("apModel", &v.ap_model);
             w.optional("apSerialNumber", &v.ap_serial_number);
@@ -390,7 +393,7 @@ impl serde::Serialize for ClientIsolationProfileQueryDataApActivation {
             w.optional("venueId", &v.venue_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -400,10 +403,10 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationProfileQueryDataApActivatio
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             ClientIsolationProfileQueryDataApActivation,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ClientIsolationProfileQueryDataApActivation {
                 ap_model: f.optional("apModel"),
@@ -415,7 +418,7 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationProfileQueryDataApActivatio
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| e.into_error("ClientIsolationProfileQueryDataApActivation"))
     }
@@ -477,7 +480,7 @@ impl serde::Serialize for ClientIsolationProfileQueryDataVenueActivation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ClientIsolationProfileQueryDataVenueActivation,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("apModel", &v.ap_model);
             w.optional("apSerialNumbers", &v.ap_serial_numbers);
@@ -485,7 +488,7 @@ impl serde::Serialize for ClientIsolationProfileQueryDataVenueActivation {
             w.optional("venueId", &v.venue_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -495,10 +498,10 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationProfileQueryDataVenueActiva
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             ClientIsolationProfileQueryDataVenueActivation,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ClientIsolationProfileQueryDataVenueActivation {
                 ap_model: f.optional("apModel"),
@@ -510,7 +513,7 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationProfileQueryDataVenueActiva
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| e.into_error("ClientIsolationProfileQueryDataVenueActivation"))
     }
@@ -601,7 +604,10 @@ pub struct EthernetPortProfile {
 }
 impl serde::Serialize for EthernetPortProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &EthernetPortProfile, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &EthernetPortProfile,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("authType", &v.auth_type);
             w.optional(
                 "bypassMacAddressAuthentication",
@@ -631,7 +637,7 @@ impl serde::Serialize for EthernetPortProfile {
             w.optional("venueIds", &v.venue_ids);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -641,8 +647,11 @@ impl<'de> serde::Deserialize<'de> for EthernetPortProfile {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EthernetPortProfile, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            EthernetPortProfile,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = EthernetPortProfile {
                 auth_type: f.optional("authType"),
                 bypass_mac_address_authentication: f
@@ -672,7 +681,7 @@ impl<'de> serde::Deserialize<'de> for EthernetPortProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("EthernetPortProfile"))
     }
 }
@@ -966,7 +975,10 @@ pub struct LbsServerProfile {
 }
 impl serde::Serialize for LbsServerProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &LbsServerProfile, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &LbsServerProfile,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.field("lbsServerVenueName", &v.lbs_server_venue_name);
             w.field("name", &v.name);
@@ -975,7 +987,7 @@ impl serde::Serialize for LbsServerProfile {
             w.field("serverPort", &v.server_port);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -985,8 +997,8 @@ impl<'de> serde::Deserialize<'de> for LbsServerProfile {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<LbsServerProfile, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<LbsServerProfile, ruckus_one_runtime::internal::object::FieldError> {
             let value = LbsServerProfile {
                 id: f.optional("id"),
                 lbs_server_venue_name: f.required("lbsServerVenueName")?,
@@ -999,7 +1011,7 @@ impl<'de> serde::Deserialize<'de> for LbsServerProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("LbsServerProfile"))
     }
 }
@@ -1094,7 +1106,7 @@ impl serde::Serialize for LbsServerProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &LbsServerProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
@@ -1104,7 +1116,7 @@ impl serde::Serialize for LbsServerProfileQueryData {
             w.optional("serverConnected", &v.server_connected);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1114,8 +1126,11 @@ impl<'de> serde::Deserialize<'de> for LbsServerProfileQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<LbsServerProfileQueryData, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            LbsServerProfileQueryData,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = LbsServerProfileQueryData {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -1128,7 +1143,7 @@ impl<'de> serde::Deserialize<'de> for LbsServerProfileQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("LbsServerProfileQueryData"))
     }
 }
@@ -1196,14 +1211,14 @@ impl serde::Serialize for MulticastDnsProxyProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &MulticastDnsProxyProfile,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("rules", &v.rules);
             w.field("serviceName", &v.service_name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1213,8 +1228,11 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsProxyProfile {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MulticastDnsProxyProfile, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            MulticastDnsProxyProfile,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = MulticastDnsProxyProfile {
                 id: f.optional("id"),
                 rules: f.optional("rules"),
@@ -1224,7 +1242,7 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsProxyProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MulticastDnsProxyProfile"))
     }
 }
@@ -1277,7 +1295,7 @@ impl serde::Serialize for MulticastDnsProxyProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &MulticastDnsProxyProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
@@ -1287,7 +1305,7 @@ impl serde::Serialize for MulticastDnsProxyProfileQueryData {
             w.optional("type", &v.type_);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1297,10 +1315,10 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsProxyProfileQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             MulticastDnsProxyProfileQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = MulticastDnsProxyProfileQueryData {
                 id: f.optional("id"),
@@ -1314,7 +1332,7 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsProxyProfileQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MulticastDnsProxyProfileQueryData"))
     }
 }
@@ -1394,7 +1412,7 @@ impl serde::Serialize for MulticastDnsProxyServiceRule {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &MulticastDnsProxyServiceRule,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("enabled", &v.enabled);
             w.field("fromVlan", &v.from_vlan);
@@ -1404,7 +1422,7 @@ impl serde::Serialize for MulticastDnsProxyServiceRule {
             w.field("toVlan", &v.to_vlan);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1414,10 +1432,10 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsProxyServiceRule {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             MulticastDnsProxyServiceRule,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = MulticastDnsProxyServiceRule {
                 enabled: f.optional("enabled"),
@@ -1431,7 +1449,7 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsProxyServiceRule {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("MulticastDnsProxyServiceRule"))
     }
 }
@@ -1497,7 +1515,7 @@ impl serde::Serialize for QueryResponseClientIsolationProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &QueryResponseClientIsolationProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -1508,7 +1526,7 @@ impl serde::Serialize for QueryResponseClientIsolationProfileQueryData {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1518,10 +1536,10 @@ impl<'de> serde::Deserialize<'de> for QueryResponseClientIsolationProfileQueryDa
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             QueryResponseClientIsolationProfileQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseClientIsolationProfileQueryData {
                 fields: f.optional("fields"),
@@ -1536,7 +1554,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseClientIsolationProfileQueryDa
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| e.into_error("QueryResponseClientIsolationProfileQueryData"))
     }
@@ -1622,7 +1640,7 @@ impl serde::Serialize for QueryResponseLbsServerProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &QueryResponseLbsServerProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -1633,7 +1651,7 @@ impl serde::Serialize for QueryResponseLbsServerProfileQueryData {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1643,10 +1661,10 @@ impl<'de> serde::Deserialize<'de> for QueryResponseLbsServerProfileQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             QueryResponseLbsServerProfileQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseLbsServerProfileQueryData {
                 fields: f.optional("fields"),
@@ -1661,7 +1679,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseLbsServerProfileQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| e.into_error("QueryResponseLbsServerProfileQueryData"))
     }
@@ -1747,7 +1765,7 @@ impl serde::Serialize for QueryResponseMulticastDnsProxyProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &QueryResponseMulticastDnsProxyProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -1758,7 +1776,7 @@ impl serde::Serialize for QueryResponseMulticastDnsProxyProfileQueryData {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1768,10 +1786,10 @@ impl<'de> serde::Deserialize<'de> for QueryResponseMulticastDnsProxyProfileQuery
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             QueryResponseMulticastDnsProxyProfileQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseMulticastDnsProxyProfileQueryData {
                 fields: f.optional("fields"),
@@ -1786,7 +1804,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseMulticastDnsProxyProfileQuery
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| e.into_error("QueryResponseMulticastDnsProxyProfileQueryData"))
     }
@@ -1872,7 +1890,7 @@ impl serde::Serialize for QueryResponseSnmpAgentProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &QueryResponseSnmpAgentProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -1883,7 +1901,7 @@ impl serde::Serialize for QueryResponseSnmpAgentProfileQueryData {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -1893,10 +1911,10 @@ impl<'de> serde::Deserialize<'de> for QueryResponseSnmpAgentProfileQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             QueryResponseSnmpAgentProfileQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseSnmpAgentProfileQueryData {
                 fields: f.optional("fields"),
@@ -1911,7 +1929,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseSnmpAgentProfileQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| e.into_error("QueryResponseSnmpAgentProfileQueryData"))
     }
@@ -1997,7 +2015,7 @@ impl serde::Serialize for QueryResponseSoftGreProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &QueryResponseSoftGreProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -2008,7 +2026,7 @@ impl serde::Serialize for QueryResponseSoftGreProfileQueryData {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2018,10 +2036,10 @@ impl<'de> serde::Deserialize<'de> for QueryResponseSoftGreProfileQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             QueryResponseSoftGreProfileQueryData,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseSoftGreProfileQueryData {
                 fields: f.optional("fields"),
@@ -2036,7 +2054,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseSoftGreProfileQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("QueryResponseSoftGreProfileQueryData"))
     }
 }
@@ -2118,7 +2136,7 @@ impl serde::Serialize for QueryResponseTunnelProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &QueryResponseTunnelProfile,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
@@ -2129,7 +2147,7 @@ impl serde::Serialize for QueryResponseTunnelProfile {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2139,8 +2157,11 @@ impl<'de> serde::Deserialize<'de> for QueryResponseTunnelProfile {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<QueryResponseTunnelProfile, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            QueryResponseTunnelProfile,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = QueryResponseTunnelProfile {
                 fields: f.optional("fields"),
                 total_count: f.optional("totalCount"),
@@ -2154,7 +2175,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseTunnelProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("QueryResponseTunnelProfile"))
     }
 }
@@ -2233,14 +2254,14 @@ impl serde::Serialize for SnmpAgentNotificationSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &SnmpAgentNotificationSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("targetIpAddress", &v.target_ip_address);
             w.optional("targetPort", &v.target_port);
             w.optional("type", &v.type_);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2250,10 +2271,10 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentNotificationSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             SnmpAgentNotificationSettings,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = SnmpAgentNotificationSettings {
                 target_ip_address: f.optional("targetIpAddress"),
@@ -2264,7 +2285,7 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentNotificationSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SnmpAgentNotificationSettings"))
     }
 }
@@ -2371,14 +2392,17 @@ pub struct SnmpAgentProfile {
 }
 impl serde::Serialize for SnmpAgentProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SnmpAgentProfile, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &SnmpAgentProfile,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.field("name", &v.name);
             w.optional("snmpV2Agents", &v.snmp_v2_agents);
             w.optional("snmpV3Agents", &v.snmp_v3_agents);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2388,8 +2412,8 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentProfile {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SnmpAgentProfile, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<SnmpAgentProfile, ruckus_one_runtime::internal::object::FieldError> {
             let value = SnmpAgentProfile {
                 id: f.optional("id"),
                 name: f.required("name")?,
@@ -2400,7 +2424,7 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SnmpAgentProfile"))
     }
 }
@@ -2463,7 +2487,7 @@ impl serde::Serialize for SnmpAgentProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &SnmpAgentProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
@@ -2479,7 +2503,7 @@ impl serde::Serialize for SnmpAgentProfileQueryData {
             w.optional("snmpV3Agents", &v.snmp_v3_agents);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2489,8 +2513,11 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentProfileQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SnmpAgentProfileQueryData, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            SnmpAgentProfileQueryData,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = SnmpAgentProfileQueryData {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -2509,7 +2536,7 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentProfileQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SnmpAgentProfileQueryData"))
     }
 }
@@ -2623,13 +2650,13 @@ impl serde::Serialize for SnmpAgentProfileQueryDataApActivation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &SnmpAgentProfileQueryDataApActivation,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("apSerialNumber", &v.ap_serial_number);
             w.optional("venueId", &v.venue_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2639,10 +2666,10 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentProfileQueryDataApActivation {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             SnmpAgentProfileQueryDataApActivation,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = SnmpAgentProfileQueryDataApActivation {
                 ap_serial_number: f.optional("apSerialNumber"),
@@ -2652,7 +2679,7 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentProfileQueryDataApActivation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SnmpAgentProfileQueryDataApActivation"))
     }
 }
@@ -2703,7 +2730,7 @@ impl serde::Serialize for SnmpAgentProfileQueryDataSnmpV2Agent {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &SnmpAgentProfileQueryDataSnmpV2Agent,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("communityName", &v.community_name);
             w.optional("notificationPrivilege", &v.notification_privilege);
@@ -2711,7 +2738,7 @@ impl serde::Serialize for SnmpAgentProfileQueryDataSnmpV2Agent {
             w.optional("readOnlyPrivilege", &v.read_only_privilege);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2721,10 +2748,10 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentProfileQueryDataSnmpV2Agent {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             SnmpAgentProfileQueryDataSnmpV2Agent,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = SnmpAgentProfileQueryDataSnmpV2Agent {
                 community_name: f.optional("communityName"),
@@ -2736,7 +2763,7 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentProfileQueryDataSnmpV2Agent {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SnmpAgentProfileQueryDataSnmpV2Agent"))
     }
 }
@@ -2798,14 +2825,14 @@ impl serde::Serialize for SnmpAgentProfileQueryDataSnmpV2AgentNotificationSettin
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &SnmpAgentProfileQueryDataSnmpV2AgentNotificationSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("targetIpAddress", &v.target_ip_address);
             w.optional("targetPort", &v.target_port);
             w.optional("type", &v.type_);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2816,10 +2843,10 @@ for SnmpAgentProfileQueryDataSnmpV2AgentNotificationSettings {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             SnmpAgentProfileQueryDataSnmpV2AgentNotificationSettings,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = SnmpAgentProfileQueryDataSnmpV2AgentNotificationSettings {
                 target_ip_address: f.optional("targetIpAddress"),
@@ -2830,7 +2857,7 @@ for SnmpAgentProfileQueryDataSnmpV2AgentNotificationSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f)
             .map_err(|e| {
                 e.into_error("SnmpAgentProfileQueryDataSnmpV2AgentNotificationSettings")
@@ -2902,7 +2929,7 @@ impl serde::Serialize for SnmpAgentProfileQueryDataSnmpV3Agent {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &SnmpAgentProfileQueryDataSnmpV3Agent,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("authenticationPassphrase", &v.authentication_passphrase);
             w.optional("authenticationType", &v.authentication_type);
@@ -2916,7 +2943,7 @@ impl serde::Serialize for SnmpAgentProfileQueryDataSnmpV3Agent {
             w.optional("userName", &v.user_name);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -2926,10 +2953,10 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentProfileQueryDataSnmpV3Agent {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             SnmpAgentProfileQueryDataSnmpV3Agent,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = SnmpAgentProfileQueryDataSnmpV3Agent {
                 authentication_passphrase: f.optional("authenticationPassphrase"),
@@ -2947,7 +2974,7 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentProfileQueryDataSnmpV3Agent {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SnmpAgentProfileQueryDataSnmpV3Agent"))
     }
 }
@@ -3050,14 +3077,17 @@ pub struct SnmpV2Agent {
 }
 impl serde::Serialize for SnmpV2Agent {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SnmpV2Agent, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &SnmpV2Agent,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("communityName", &v.community_name);
             w.optional("notificationPrivilege", &v.notification_privilege);
             w.optional("notificationSettings", &v.notification_settings);
             w.optional("readOnlyPrivilege", &v.read_only_privilege);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3067,8 +3097,8 @@ impl<'de> serde::Deserialize<'de> for SnmpV2Agent {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SnmpV2Agent, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<SnmpV2Agent, ruckus_one_runtime::internal::object::FieldError> {
             let value = SnmpV2Agent {
                 community_name: f.required("communityName")?,
                 notification_privilege: f.optional("notificationPrivilege"),
@@ -3079,7 +3109,7 @@ impl<'de> serde::Deserialize<'de> for SnmpV2Agent {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SnmpV2Agent"))
     }
 }
@@ -3147,7 +3177,10 @@ pub struct SnmpV3Agent {
 }
 impl serde::Serialize for SnmpV3Agent {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SnmpV3Agent, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &SnmpV3Agent,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.field("authenticationPassphrase", &v.authentication_passphrase);
             w.optional("authenticationType", &v.authentication_type);
             w.optional("notificationPrivilege", &v.notification_privilege);
@@ -3160,7 +3193,7 @@ impl serde::Serialize for SnmpV3Agent {
             w.optional("trapPrivilege", &v.trap_privilege);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3170,8 +3203,8 @@ impl<'de> serde::Deserialize<'de> for SnmpV3Agent {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SnmpV3Agent, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<SnmpV3Agent, ruckus_one_runtime::internal::object::FieldError> {
             let value = SnmpV3Agent {
                 authentication_passphrase: f.required("authenticationPassphrase")?,
                 authentication_type: f.optional("authenticationType"),
@@ -3188,7 +3221,7 @@ impl<'de> serde::Deserialize<'de> for SnmpV3Agent {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SnmpV3Agent"))
     }
 }
@@ -3411,7 +3444,10 @@ pub struct SoftGreProfile {
 }
 impl serde::Serialize for SoftGreProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SoftGreProfile, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &SoftGreProfile,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("description", &v.description);
             w.optional("disassociateClientEnabled", &v.disassociate_client_enabled);
             w.optional("gatewayFailbackEnabled", &v.gateway_failback_enabled);
@@ -3429,7 +3465,7 @@ impl serde::Serialize for SoftGreProfile {
             w.optional("secondaryGatewayAddress", &v.secondary_gateway_address);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3439,8 +3475,8 @@ impl<'de> serde::Deserialize<'de> for SoftGreProfile {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SoftGreProfile, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<SoftGreProfile, ruckus_one_runtime::internal::object::FieldError> {
             let value = SoftGreProfile {
                 description: f.optional("description"),
                 disassociate_client_enabled: f.optional("disassociateClientEnabled"),
@@ -3460,7 +3496,7 @@ impl<'de> serde::Deserialize<'de> for SoftGreProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SoftGreProfile"))
     }
 }
@@ -3576,7 +3612,7 @@ impl serde::Serialize for SoftGreProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &SoftGreProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
             w.optional("tenantId", &v.tenant_id);
@@ -3594,7 +3630,7 @@ impl serde::Serialize for SoftGreProfileQueryData {
             w.optional("venueActivations", &v.venue_activations);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3604,8 +3640,11 @@ impl<'de> serde::Deserialize<'de> for SoftGreProfileQueryData {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SoftGreProfileQueryData, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            SoftGreProfileQueryData,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
             let value = SoftGreProfileQueryData {
                 id: f.optional("id"),
                 tenant_id: f.optional("tenantId"),
@@ -3626,7 +3665,7 @@ impl<'de> serde::Deserialize<'de> for SoftGreProfileQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SoftGreProfileQueryData"))
     }
 }
@@ -3756,7 +3795,7 @@ impl serde::Serialize for SoftGreProfileQueryDataApActivation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &SoftGreProfileQueryDataApActivation,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("apSerialNumber", &v.ap_serial_number);
             w.optional("apSerialNumbers", &v.ap_serial_numbers);
@@ -3764,7 +3803,7 @@ impl serde::Serialize for SoftGreProfileQueryDataApActivation {
             w.optional("venueId", &v.venue_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3774,10 +3813,10 @@ impl<'de> serde::Deserialize<'de> for SoftGreProfileQueryDataApActivation {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             SoftGreProfileQueryDataApActivation,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = SoftGreProfileQueryDataApActivation {
                 ap_serial_number: f.optional("apSerialNumber"),
@@ -3789,7 +3828,7 @@ impl<'de> serde::Deserialize<'de> for SoftGreProfileQueryDataApActivation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SoftGreProfileQueryDataApActivation"))
     }
 }
@@ -3901,14 +3940,14 @@ impl serde::Serialize for SupplicantAuthenticationOptions {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &SupplicantAuthenticationOptions,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("password", &v.password);
             w.optional("type", &v.type_);
             w.optional("username", &v.username);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -3918,10 +3957,10 @@ impl<'de> serde::Deserialize<'de> for SupplicantAuthenticationOptions {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             SupplicantAuthenticationOptions,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = SupplicantAuthenticationOptions {
                 password: f.optional("password"),
@@ -3932,7 +3971,7 @@ impl<'de> serde::Deserialize<'de> for SupplicantAuthenticationOptions {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("SupplicantAuthenticationOptions"))
     }
 }
@@ -4065,7 +4104,10 @@ pub struct TunnelProfile {
 }
 impl serde::Serialize for TunnelProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &TunnelProfile, w: &mut ruckus_one_runtime::object::Writer) {
+        fn fields(
+            v: &TunnelProfile,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.optional("mtuType", &v.mtu_type);
@@ -4086,7 +4128,7 @@ impl serde::Serialize for TunnelProfile {
             w.optional("destinationEdgeClusterId", &v.destination_edge_cluster_id);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4096,8 +4138,8 @@ impl<'de> serde::Deserialize<'de> for TunnelProfile {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<TunnelProfile, ruckus_one_runtime::object::FieldError> {
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<TunnelProfile, ruckus_one_runtime::internal::object::FieldError> {
             let value = TunnelProfile {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -4122,7 +4164,7 @@ impl<'de> serde::Deserialize<'de> for TunnelProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("TunnelProfile"))
     }
 }
@@ -4272,7 +4314,7 @@ impl serde::Serialize for ViewmodelMulticastDnsProxyServiceRule {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
             v: &ViewmodelMulticastDnsProxyServiceRule,
-            w: &mut ruckus_one_runtime::object::Writer,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("ruleIndex", &v.rule_index);
             w.optional("enabled", &v.enabled);
@@ -4283,7 +4325,7 @@ impl serde::Serialize for ViewmodelMulticastDnsProxyServiceRule {
             w.optional("toVlan", &v.to_vlan);
             w.rest(&v.additional_fields);
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
         w.finish(serializer)
     }
@@ -4293,10 +4335,10 @@ impl<'de> serde::Deserialize<'de> for ViewmodelMulticastDnsProxyServiceRule {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
+            f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<
             ViewmodelMulticastDnsProxyServiceRule,
-            ruckus_one_runtime::object::FieldError,
+            ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ViewmodelMulticastDnsProxyServiceRule {
                 rule_index: f.optional("ruleIndex"),
@@ -4311,7 +4353,7 @@ impl<'de> serde::Deserialize<'de> for ViewmodelMulticastDnsProxyServiceRule {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
         fields(&mut f).map_err(|e| e.into_error("ViewmodelMulticastDnsProxyServiceRule"))
     }
 }

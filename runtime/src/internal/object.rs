@@ -8,8 +8,8 @@
 //! Its `Serialize` likewise writes the fields in one non-generic function ([`Writer`]); only
 //! the steps that touch the deserializer or serializer ([`Fields::read`], [`Writer::finish`])
 //! are generic, so they are compiled once per deserializer, not once per model. Generated code
-//! calls these by their paths (`ruckus_one_runtime::object::Fields`); they are not meant for
-//! application code.
+//! calls these by their paths (`ruckus_one_runtime::internal::object::Fields`); they are not
+//! meant for application code.
 
 use crate::RawJson;
 use serde::de::{self, DeserializeOwned};

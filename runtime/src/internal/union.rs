@@ -5,7 +5,7 @@
 //! value as text and then either reads the discriminator with [`tag`] and decodes the variant
 //! it selects with [`decode_tagged`], or, without a discriminator, tries the variants in order
 //! with [`try_decode`]. Generated code calls these functions by their paths
-//! (`ruckus_one_runtime::union::tag`); they are not meant for application code.
+//! (`ruckus_one_runtime::internal::union::tag`); they are not meant for application code.
 
 use crate::RawJson;
 use crate::raw_json::{array_items, object_entries};
@@ -246,7 +246,7 @@ mod tests {
 
     #[test]
     fn unknown_values_keep_numbers_exactly() {
-        for number in crate::object::tests::EXACT_NUMBERS {
+        for number in crate::internal::object::tests::EXACT_NUMBERS {
             let text = format!(r#"{{"type":"sae","n":[{number}],"id":{number},"ssid":"x"}}"#);
             let unknown = tagged(RawJson::parse(&text).expect(number)).unwrap();
             let Err(value) = unknown else {
