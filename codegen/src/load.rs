@@ -329,7 +329,7 @@ fn merge_imported(
     diags: &mut Diagnostics,
 ) -> Option<Vec<crate::spec::TypeDef>> {
     if !path.is_file() {
-        if area.overrides.iter().any(|o| o.operation.is_none()) {
+        if area.overrides.iter().any(|o| o.as_type().is_some()) {
             diags.push_with(|| {
                 curated.diag(
                     &["overrides:"],

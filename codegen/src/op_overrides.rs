@@ -23,16 +23,13 @@ struct Wanted {
     description: Option<String>,
     area: Option<String>,
     skip: bool,
-    type_key: Option<&'static str>,
 }
 
 fn wanted(areas: &[(SourceFile, Area)]) -> Vec<Wanted> {
     let mut out = Vec::new();
     for (file, area) in areas {
-        for o in &area.overrides {
-            let Some(target) = &o.operation else {
-                continue;
-            };
+        for o in area.overrides.iter().filter_map(Override::as_operation) {
+            let target = &o.target;
             let anchor = format!("operation: {target}");
             let line = |more: &str| {
                 let mut all = vec!["overrides:", anchor.as_str()];
@@ -50,7 +47,6 @@ fn wanted(areas: &[(SourceFile, Area)]) -> Vec<Wanted> {
                 description: o.description.clone(),
                 area: o.area.clone(),
                 skip: o.skip.is_some(),
-                type_key: type_key(o),
             });
         }
     }
@@ -72,13 +68,6 @@ pub fn apply(areas: &mut [(SourceFile, Area)], diags: &mut Diagnostics) {
                 format!("operation `{target}` is overridden twice; merge the entries"),
             );
             continue;
-        }
-        if let Some(key) = w.type_key {
-            err(
-                diags,
-                0,
-                format!("`{key}` corrects a type, not operation `{target}`"),
-            );
         }
         let found = areas.iter_mut().find_map(|(_, a)| {
             let name = a.area.clone();
@@ -129,31 +118,4 @@ pub fn apply(areas: &mut [(SourceFile, Area)], diags: &mut Diagnostics) {
             op.description = Some(d.clone());
         }
     }
-}
-
-/// The first key of an override that only a type override may have.
-pub fn type_key(o: &Override) -> Option<&'static str> {
-    [
-        (!o.target.is_empty(), "type"),
-        (o.replace_with.is_some(), "replace_with"),
-        (o.provenance.is_some(), "provenance"),
-        (o.open.is_some(), "open"),
-        (!o.fields.is_empty(), "fields"),
-        (!o.remove_fields.is_empty(), "remove_fields"),
-        (!o.values.is_empty(), "values"),
-        (!o.variants.is_empty(), "variants"),
-    ]
-    .into_iter()
-    .find_map(|(set, key)| set.then_some(key))
-}
-
-/// The first key of an override that only an operation override may have.
-pub fn operation_key(o: &Override) -> Option<&'static str> {
-    [
-        (o.area.is_some(), "area"),
-        (o.skip.is_some(), "skip"),
-        (o.name.is_some(), "name"),
-    ]
-    .into_iter()
-    .find_map(|(set, key)| set.then_some(key))
 }

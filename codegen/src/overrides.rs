@@ -7,7 +7,7 @@
 
 use crate::diag::Diagnostics;
 use crate::source::SourceFile;
-use crate::spec::{EnumValue, Field, FieldOverride, Override, TypeDef, TypeExpr};
+use crate::spec::{EnumValue, Field, FieldOverride, Override, TypeDef, TypeExpr, TypeOverride};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Applies an area's overrides to its imported types. Renames are returned (old name -> new
@@ -22,31 +22,14 @@ pub fn apply(
     let mut applied = Applied::default();
     let mut left_out = BTreeSet::new();
     let mut seen = BTreeSet::new();
-    for (i, o) in overrides.iter().enumerate() {
+    let overrides: Vec<&TypeOverride> = overrides.iter().filter_map(Override::as_type).collect();
+    for (i, &o) in overrides.iter().enumerate() {
         let nth = overrides[..i]
             .iter()
             .filter(|e| e.target == o.target)
             .count()
             + 1;
         let at = At { file, o, nth };
-        if o.operation.is_some() {
-            continue;
-        }
-        if o.target.is_empty() {
-            at.err(
-                diags,
-                &[],
-                "an override names its target with `type:` or `operation:`".to_owned(),
-            );
-            continue;
-        }
-        if let Some(key) = crate::op_overrides::operation_key(o) {
-            at.err(
-                diags,
-                &[key],
-                format!("`{key}` corrects an operation, not type `{}`", o.target),
-            );
-        }
         if !seen.insert(o.target.clone()) {
             at.err(
                 diags,
@@ -98,7 +81,7 @@ pub fn apply(
 /// One override, for diagnostics at its lines.
 struct At<'a> {
     file: &'a SourceFile,
-    o: &'a Override,
+    o: &'a TypeOverride,
     /// Which entry of its target this is (a repeated target is reported where it repeats).
     nth: usize,
 }

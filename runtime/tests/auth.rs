@@ -390,3 +390,33 @@ async fn missing_expires_in_means_one_hour() {
     get_thing(&client).await.unwrap();
     get_thing(&client).await.unwrap();
 }
+
+/// A token request that fails for good (here every connection to the token endpoint is closed
+/// unanswered) ends the call with its error: the token request was already repeated as the
+/// retry policy allows, and the call's own loop does not start it over as a failed attempt.
+#[tokio::test]
+async fn a_failed_token_request_ends_the_call_without_another_round() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let token_url = format!(
+        "http://{}/oauth2/token",
+        listener.local_addr().expect("addr")
+    );
+    let connections = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counted = connections.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            counted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            drop(stream);
+        }
+    });
+    let server = MockServer::start().await;
+    let config = config(&server)
+        .token_url(token_url)
+        .retry(fast_retry().max_attempts(2));
+    let client = Client::new(config, &AUTH).expect("valid test configuration");
+
+    let err = get_thing(&client).await.unwrap_err();
+    assert!(matches!(err, Error::Transport(_)), "{err:?}");
+    assert_eq!(connections.load(std::sync::atomic::Ordering::SeqCst), 2);
+    assert!(received(&server, "/").await.is_empty());
+}

@@ -4,8 +4,8 @@
 //! `deny_unknown_fields` so that a typo is a diagnostic instead of a silently ignored key.
 //!
 //! This module holds the top-level file (crate, auth, APIs and their settings); [`area`] the
-//! area files and the corrections of imported ones, [`types`] the named types and type
-//! expressions, [`operation`] the operations.
+//! area files and imported ones, [`overrides`] the corrections of imported types and drafted
+//! operations, [`types`] the named types and type expressions, [`operation`] the operations.
 
 pub use crate::closed::{
     AuthKind, BodyKind, FamilyKind, LifecycleStatus, LimitScope, Method, PageStyle, ParamLocation,
@@ -16,10 +16,12 @@ use std::collections::BTreeMap;
 
 mod area;
 mod operation;
+mod overrides;
 mod types;
 
 pub use area::*;
 pub use operation::*;
+pub use overrides::*;
 pub use types::*;
 
 fn is_empty<T>(v: &[T]) -> bool {

@@ -17,7 +17,7 @@ pub use place::Placement;
 
 use crate::openapi::{Document, Operation as DescOperation, Schema, normalise_path};
 use ruckus_codegen::names;
-use ruckus_codegen::spec::{Api, Area, FamilyKind, Method, Operation, TypeExpr};
+use ruckus_codegen::spec::{Api, Area, FamilyKind, Method, Operation, Override, TypeExpr};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A drafted operation, before the type import fills in its body types.
@@ -168,7 +168,8 @@ fn skips(areas: &[&Area]) -> BTreeMap<String, String> {
     areas
         .iter()
         .flat_map(|a| &a.overrides)
-        .filter_map(|o| Some((o.operation.clone()?, o.skip.clone()?)))
+        .filter_map(Override::as_operation)
+        .filter_map(|o| Some((o.target.clone(), o.skip.clone()?)))
         .collect()
 }
 

@@ -4,7 +4,7 @@
 //! description whose paths share the most leading segments with it.
 
 use crate::openapi::{Document, normalise_path};
-use ruckus_codegen::spec::Area;
+use ruckus_codegen::spec::{Area, Override};
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -68,7 +68,8 @@ impl Placement {
         let moves = areas
             .iter()
             .flat_map(|a| &a.overrides)
-            .filter_map(|o| Some((o.operation.clone()?, o.area.clone()?)))
+            .filter_map(Override::as_operation)
+            .filter_map(|o| Some((o.target.clone(), o.area.clone()?)))
             .collect();
         let mut by_route: BTreeMap<(String, String), &str> = BTreeMap::new();
         for (file, doc) in docs {

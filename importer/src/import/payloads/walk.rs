@@ -3,7 +3,7 @@
 
 use super::seen::Seen;
 use crate::import::convert::{Converter, Kind};
-use ruckus_codegen::spec::{Area, TypeDef, TypeExpr};
+use ruckus_codegen::spec::{Area, Override, TypeDef, TypeExpr};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -79,7 +79,8 @@ impl Types {
         for (name, (_, t)) in curated {
             shapes.insert((*name).to_owned(), curated_shape(conv, t));
         }
-        for o in areas.iter().flat_map(|a| &a.overrides) {
+        let overrides = areas.iter().flat_map(|a| &a.overrides);
+        for o in overrides.filter_map(Override::as_type) {
             match shapes.get_mut(&o.target) {
                 Some(Shape::Object(fields)) => {
                     let named = o.fields.iter().map(|f| &f.name).chain(&o.remove_fields);
