@@ -37753,7 +37753,7 @@ impl support::Sample for ruckus_one::network::wireless_aps::AccessPointData {
 impl support::Sample for ruckus_one::network::wireless_aps::AccessPointPosition {
     fn sample() -> Self {
         {
-            let mut value = Self::new().with_x_percent(1).with_y_percent(1);
+            let mut value = Self::new().with_x_percent(1.5).with_y_percent(1.5);
             value
                 .additional_fields
                 .insert(
@@ -37765,8 +37765,8 @@ impl support::Sample for ruckus_one::network::wireless_aps::AccessPointPosition 
     }
     fn sample_json() -> serde_json::Value {
         support::object([
-            ("xPercent", serde_json::Value::from(1)),
-            ("yPercent", serde_json::Value::from(1)),
+            ("xPercent", serde_json::Value::from(1.5)),
+            ("yPercent", serde_json::Value::from(1.5)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }

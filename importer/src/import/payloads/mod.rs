@@ -11,7 +11,7 @@ mod walk;
 
 use crate::import::convert::{Converter, DraftField, Kind};
 use crate::openapi::normalise_path;
-use ruckus_codegen::spec::{Area, TypeDef, TypeExpr};
+use ruckus_codegen::spec::{Area, Override, TypeDef, TypeExpr};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 pub use walk::Observed;
@@ -169,9 +169,11 @@ pub fn add_observed(
         }
         observed
     };
+    let fractional = fractional_fields(conv, curated);
     let avoid: BTreeSet<String> = areas
         .iter()
         .flat_map(|a| &a.overrides)
+        .filter_map(Override::as_type)
         .filter_map(|o| o.rename.clone())
         .collect();
     let mut added = 0;
@@ -185,8 +187,9 @@ pub fn add_observed(
             conv,
             source: format!("payloads {file}"),
             avoid: &avoid,
+            fractional: &fractional,
         };
-        let expr = synth.expr(&seen, &wanted);
+        let expr = synth.field_expr(&field, &seen, &wanted);
         if let Some(f) = import_field(conv, &ty, &field) {
             f.ty = expr;
             f.provenance = Some(format!(
@@ -202,8 +205,9 @@ pub fn add_observed(
             conv,
             source: source.clone(),
             avoid: &avoid,
+            fractional: &fractional,
         };
-        let expr = synth.expr(&seen, &wanted);
+        let expr = synth.field_expr(&field, &seen, &wanted);
         let f = synth::field(&field, expr, Some(format!("reference: {source}")));
         if curated.contains_key(ty.as_str()) {
             conv.additions
@@ -218,6 +222,27 @@ pub fn add_observed(
         }
     }
     added
+}
+
+/// The wire names of fields the descriptions or the people type as `number` anywhere in the
+/// API.
+fn fractional_fields(
+    conv: &Converter<'_>,
+    curated: &BTreeMap<&str, (&str, &TypeDef)>,
+) -> BTreeSet<String> {
+    let drafted = conv.drafts.values().flat_map(|d| match &d.kind {
+        Kind::Object(fields) => fields.as_slice(),
+        _ => &[],
+    });
+    let drafted = drafted
+        .filter(|f| f.ty == "number" && f.provenance.is_none())
+        .map(|f| f.name.clone());
+    let people = curated
+        .values()
+        .flat_map(|(_, t)| t.fields.iter().flatten())
+        .filter(|f| matches!(&f.ty, TypeExpr::Name(n) if n == "number"))
+        .map(|f| f.name.clone());
+    drafted.chain(people).collect()
 }
 
 /// The field `field` of `ty` where the import gives it: an imported type's, or one a

@@ -17,13 +17,23 @@ pub struct Synth<'c, 'a> {
     pub source: String,
     /// Names no drafted type may take: those overrides give imported types.
     pub avoid: &'c BTreeSet<String>,
+    /// Field names a description types as a (fractional) number somewhere in the API: whole
+    /// numbers seen there are numbers too (`xPercent` is 10 in one answer, 10.5 in another).
+    pub fractional: &'c BTreeSet<String>,
 }
 
 impl Synth<'_, '_> {
-    /// The type expression of `seen`; `wanted` names the object type it needs (the owner's
-    /// name and the field's, `AccessPointRadio`).
-    pub fn expr(&mut self, seen: &Seen, wanted: &str) -> String {
-        self.expr_at(seen, wanted, 0)
+    /// The type expression of the values `seen` in the field `field`; `wanted` names the
+    /// object type it needs (the owner's name and the field's, `AccessPointRadio`).
+    pub fn field_expr(&mut self, field: &str, seen: &Seen, wanted: &str) -> String {
+        self.field_at(field, seen, wanted, 0)
+    }
+
+    fn field_at(&mut self, field: &str, seen: &Seen, wanted: &str, depth: usize) -> String {
+        match seen {
+            Seen::Int if self.fractional.contains(field) => "number".into(),
+            _ => self.expr_at(seen, wanted, depth),
+        }
     }
 
     fn expr_at(&mut self, seen: &Seen, wanted: &str, depth: usize) -> String {
@@ -45,8 +55,8 @@ impl Synth<'_, '_> {
                 let fields = map
                     .iter()
                     .map(|(key, v)| {
-                        let ty =
-                            self.expr_at(v, &format!("{wanted}{}", names::camel(key)), depth + 1);
+                        let name = format!("{wanted}{}", names::camel(key));
+                        let ty = self.field_at(key, v, &name, depth + 1);
                         field(key, ty, None)
                     })
                     .collect();

@@ -649,9 +649,9 @@ impl AccessPointData {
 #[non_exhaustive]
 pub struct AccessPointPosition {
     /// May be null.
-    pub x_percent: Option<i64>,
+    pub x_percent: Option<f64>,
     /// May be null.
-    pub y_percent: Option<i64>,
+    pub y_percent: Option<f64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,
@@ -664,8 +664,8 @@ impl serde::Serialize for AccessPointPosition {
             v: &AccessPointPosition,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("xPercent", &v.x_percent);
-            w.optional("yPercent", &v.y_percent);
+            w.optional_number("xPercent", v.x_percent);
+            w.optional_number("yPercent", v.y_percent);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -706,12 +706,12 @@ impl AccessPointPosition {
         }
     }
     /// Sets `xPercent`.
-    pub fn with_x_percent(mut self, value: impl Into<i64>) -> Self {
+    pub fn with_x_percent(mut self, value: impl Into<f64>) -> Self {
         self.x_percent = Some(value.into());
         self
     }
     /// Sets `yPercent`.
-    pub fn with_y_percent(mut self, value: impl Into<i64>) -> Self {
+    pub fn with_y_percent(mut self, value: impl Into<f64>) -> Self {
         self.y_percent = Some(value.into());
         self
     }
