@@ -1805,179 +1805,6 @@ impl support::Sample for ruckus_one::network::activities::ActivityQuery {
         feature = "network-wireless-venues"
     )
 )]
-impl support::Sample for ruckus_one::network::common::QueryResultDateItem {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new()
-                .with_ap_group_id("sample".to_owned())
-                .with_name("sample".to_owned())
-                .with_serial_number("sample".to_owned())
-                .with_venue_id("sample".to_owned());
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }).into(),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            ("apGroupId", serde_json::Value::from("sample")),
-            ("name", serde_json::Value::from("sample")),
-            ("serialNumber", serde_json::Value::from("sample")),
-            ("venueId", serde_json::Value::from("sample")),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(
-    any(
-        feature = "network-activities",
-        feature = "network-entitlements",
-        feature = "network-switch-firmware",
-        feature = "network-switch-networking",
-        feature = "network-switches",
-        feature = "network-switches-legacy",
-        feature = "network-venue-templates",
-        feature = "network-wireless-aps",
-        feature = "network-wireless-networks",
-        feature = "network-wireless-venues"
-    )
-)]
-impl support::Sample for ruckus_one::network::common::QueryResultResponseItemApGroup {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new()
-                .with_ap_group_id("sample".to_owned())
-                .with_ap_group_name("sample".to_owned())
-                .with_id("sample".to_owned())
-                .with_is_default(true)
-                .with_radio("sample".to_owned())
-                .with_radio_types(vec!["sample".to_owned()])
-                .with_validation_error(true)
-                .with_validation_error_reached_max_connected_captive_networks_limit(true)
-                .with_validation_error_reached_max_connected_networks_limit(true)
-                .with_validation_error_ssid_already_activated(true)
-                .with_vlan_pool_id("sample".to_owned())
-                .with_vlan_pool_name("sample".to_owned());
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }).into(),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            ("apGroupId", serde_json::Value::from("sample")),
-            ("apGroupName", serde_json::Value::from("sample")),
-            ("id", serde_json::Value::from("sample")),
-            ("isDefault", serde_json::Value::from(true)),
-            ("radio", serde_json::Value::from("sample")),
-            (
-                "radioTypes",
-                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
-            ),
-            ("validationError", serde_json::Value::from(true)),
-            (
-                "validationErrorReachedMaxConnectedCaptiveNetworksLimit",
-                serde_json::Value::from(true),
-            ),
-            (
-                "validationErrorReachedMaxConnectedNetworksLimit",
-                serde_json::Value::from(true),
-            ),
-            ("validationErrorSsidAlreadyActivated", serde_json::Value::from(true)),
-            ("vlanPoolId", serde_json::Value::from("sample")),
-            ("vlanPoolName", serde_json::Value::from("sample")),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(
-    any(
-        feature = "network-activities",
-        feature = "network-entitlements",
-        feature = "network-switch-firmware",
-        feature = "network-switch-networking",
-        feature = "network-switches",
-        feature = "network-switches-legacy",
-        feature = "network-venue-templates",
-        feature = "network-wireless-aps",
-        feature = "network-wireless-networks",
-        feature = "network-wireless-venues"
-    )
-)]
-impl support::Sample for ruckus_one::network::common::QueryResultResponseItem {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new()
-                .with_all_ap_groups_radio("sample".to_owned())
-                .with_ap_groups(
-                    vec![
-                        < ruckus_one::network::common::QueryResultResponseItemApGroup as
-                        support::Sample > ::sample()
-                    ],
-                )
-                .with_dual5g_enabled(true)
-                .with_is_all_ap_groups(true)
-                .with_network_id("sample".to_owned())
-                .with_triple_band_enabled(true)
-                .with_venue_id("sample".to_owned());
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }).into(),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            ("allApGroupsRadio", serde_json::Value::from("sample")),
-            (
-                "apGroups",
-                serde_json::Value::Array(
-                    vec![
-                        < ruckus_one::network::common::QueryResultResponseItemApGroup as
-                        support::Sample > ::sample_json()
-                    ],
-                ),
-            ),
-            ("dual5gEnabled", serde_json::Value::from(true)),
-            ("isAllApGroups", serde_json::Value::from(true)),
-            ("networkId", serde_json::Value::from("sample")),
-            ("tripleBandEnabled", serde_json::Value::from(true)),
-            ("venueId", serde_json::Value::from("sample")),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(
-    any(
-        feature = "network-activities",
-        feature = "network-entitlements",
-        feature = "network-switch-firmware",
-        feature = "network-switch-networking",
-        feature = "network-switches",
-        feature = "network-switches-legacy",
-        feature = "network-venue-templates",
-        feature = "network-wireless-aps",
-        feature = "network-wireless-networks",
-        feature = "network-wireless-venues"
-    )
-)]
 impl support::Sample for ruckus_one::network::common::QueryResult {
     fn sample() -> Self {
         {
@@ -1985,20 +1812,8 @@ impl support::Sample for ruckus_one::network::common::QueryResult {
                 .with_total_count(1)
                 .with_page(1)
                 .with_data(vec![serde_json::json!({ "sample" : true })])
-                .with_date(
-                    vec![
-                        < ruckus_one::network::common::QueryResultDateItem as
-                        support::Sample > ::sample()
-                    ],
-                )
                 .with_fields(vec!["sample".to_owned()])
                 .with_page_size(1)
-                .with_response(
-                    vec![
-                        < ruckus_one::network::common::QueryResultResponseItem as
-                        support::Sample > ::sample()
-                    ],
-                )
                 .with_size(1)
                 .with_total_elements(1)
                 .with_total_pages(1);
@@ -2020,28 +1835,10 @@ impl support::Sample for ruckus_one::network::common::QueryResult {
                 serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
             ),
             (
-                "date",
-                serde_json::Value::Array(
-                    vec![
-                        < ruckus_one::network::common::QueryResultDateItem as
-                        support::Sample > ::sample_json()
-                    ],
-                ),
-            ),
-            (
                 "fields",
                 serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
             ),
             ("pageSize", serde_json::Value::from(1)),
-            (
-                "response",
-                serde_json::Value::Array(
-                    vec![
-                        < ruckus_one::network::common::QueryResultResponseItem as
-                        support::Sample > ::sample_json()
-                    ],
-                ),
-            ),
             ("size", serde_json::Value::from(1)),
             ("totalElements", serde_json::Value::from(1)),
             ("totalPages", serde_json::Value::from(1)),

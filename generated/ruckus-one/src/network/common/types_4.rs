@@ -5733,14 +5733,10 @@ pub struct QueryResult {
     pub total_count: Option<i64>,
     pub page: Option<i64>,
     pub data: Option<Vec<serde_json::Value>>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/14.json).
-    pub date: Option<Vec<QueryResultDateItem>>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_wifi_networks/01.json).
     pub fields: Option<Vec<String>>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_mileage_reports/01.json).
     pub page_size: Option<i64>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_network_activations/02.json).
-    pub response: Option<Vec<QueryResultResponseItem>>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_venues/36.json).
     pub size: Option<i64>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_venues/36.json).
@@ -5776,10 +5772,8 @@ impl serde::Serialize for QueryResult {
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
             w.optional("data", &v.data);
-            w.optional("date", &v.date);
             w.optional("fields", &v.fields);
             w.optional("pageSize", &v.page_size);
-            w.optional("response", &v.response);
             w.optional("size", &v.size);
             w.optional("totalElements", &v.total_elements);
             w.optional("totalPages", &v.total_pages);
@@ -5815,10 +5809,8 @@ impl<'de> serde::Deserialize<'de> for QueryResult {
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
                 data: f.optional("data"),
-                date: f.optional("date"),
                 fields: f.optional("fields"),
                 page_size: f.optional("pageSize"),
-                response: f.optional("response"),
                 size: f.optional("size"),
                 total_elements: f.optional("totalElements"),
                 total_pages: f.optional("totalPages"),
@@ -5853,10 +5845,8 @@ impl QueryResult {
             total_count: None,
             page: None,
             data: None,
-            date: None,
             fields: None,
             page_size: None,
-            response: None,
             size: None,
             total_elements: None,
             total_pages: None,
@@ -5878,11 +5868,6 @@ impl QueryResult {
         self.data = Some(value.into());
         self
     }
-    /// Sets `date`.
-    pub fn with_date(mut self, value: impl Into<Vec<QueryResultDateItem>>) -> Self {
-        self.date = Some(value.into());
-        self
-    }
     /// Sets `fields`.
     pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
         self.fields = Some(value.into());
@@ -5891,14 +5876,6 @@ impl QueryResult {
     /// Sets `pageSize`.
     pub fn with_page_size(mut self, value: impl Into<i64>) -> Self {
         self.page_size = Some(value.into());
-        self
-    }
-    /// Sets `response`.
-    pub fn with_response(
-        mut self,
-        value: impl Into<Vec<QueryResultResponseItem>>,
-    ) -> Self {
-        self.response = Some(value.into());
         self
     }
     /// Sets `size`.
@@ -5914,592 +5891,6 @@ impl QueryResult {
     /// Sets `totalPages`.
     pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
         self.total_pages = Some(value.into());
-        self
-    }
-}
-#[cfg(
-    any(
-        feature = "network-activities",
-        feature = "network-entitlements",
-        feature = "network-switch-firmware",
-        feature = "network-switch-networking",
-        feature = "network-switches",
-        feature = "network-switches-legacy",
-        feature = "network-venue-templates",
-        feature = "network-wireless-aps",
-        feature = "network-wireless-networks",
-        feature = "network-wireless-venues"
-    )
-)]
-/// Provenance: reference (payloads ui-fixtures/query_venue_aps/14.json).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct QueryResultDateItem {
-    /// May be null.
-    pub ap_group_id: Option<String>,
-    /// May be null.
-    pub name: Option<String>,
-    /// May be null.
-    pub serial_number: Option<String>,
-    /// May be null.
-    pub venue_id: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-#[cfg(
-    any(
-        feature = "network-activities",
-        feature = "network-entitlements",
-        feature = "network-switch-firmware",
-        feature = "network-switch-networking",
-        feature = "network-switches",
-        feature = "network-switches-legacy",
-        feature = "network-venue-templates",
-        feature = "network-wireless-aps",
-        feature = "network-wireless-networks",
-        feature = "network-wireless-venues"
-    )
-)]
-impl serde::Serialize for QueryResultDateItem {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResultDateItem,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("apGroupId", &v.ap_group_id);
-            w.optional("name", &v.name);
-            w.optional("serialNumber", &v.serial_number);
-            w.optional("venueId", &v.venue_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-#[cfg(
-    any(
-        feature = "network-activities",
-        feature = "network-entitlements",
-        feature = "network-switch-firmware",
-        feature = "network-switch-networking",
-        feature = "network-switches",
-        feature = "network-switches-legacy",
-        feature = "network-venue-templates",
-        feature = "network-wireless-aps",
-        feature = "network-wireless-networks",
-        feature = "network-wireless-venues"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for QueryResultDateItem {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            QueryResultDateItem,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = QueryResultDateItem {
-                ap_group_id: f.optional("apGroupId"),
-                name: f.optional("name"),
-                serial_number: f.optional("serialNumber"),
-                venue_id: f.optional("venueId"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("QueryResultDateItem"))
-    }
-}
-#[cfg(
-    any(
-        feature = "network-activities",
-        feature = "network-entitlements",
-        feature = "network-switch-firmware",
-        feature = "network-switch-networking",
-        feature = "network-switches",
-        feature = "network-switches-legacy",
-        feature = "network-venue-templates",
-        feature = "network-wireless-aps",
-        feature = "network-wireless-networks",
-        feature = "network-wireless-venues"
-    )
-)]
-impl QueryResultDateItem {
-    /// Creates a value with every field empty.
-    #[inline]
-    pub fn new() -> Self {
-        Self {
-            ap_group_id: None,
-            name: None,
-            serial_number: None,
-            venue_id: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `apGroupId`.
-    pub fn with_ap_group_id(mut self, value: impl Into<String>) -> Self {
-        self.ap_group_id = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `serialNumber`.
-    pub fn with_serial_number(mut self, value: impl Into<String>) -> Self {
-        self.serial_number = Some(value.into());
-        self
-    }
-    /// Sets `venueId`.
-    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
-        self.venue_id = Some(value.into());
-        self
-    }
-}
-#[cfg(
-    any(
-        feature = "network-activities",
-        feature = "network-entitlements",
-        feature = "network-switch-firmware",
-        feature = "network-switch-networking",
-        feature = "network-switches",
-        feature = "network-switches-legacy",
-        feature = "network-venue-templates",
-        feature = "network-wireless-aps",
-        feature = "network-wireless-networks",
-        feature = "network-wireless-venues"
-    )
-)]
-/// Provenance: reference (payloads ui-fixtures/query_network_activations/02.json).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct QueryResultResponseItem {
-    /// May be null.
-    pub all_ap_groups_radio: Option<String>,
-    /// May be null.
-    pub ap_groups: Option<Vec<QueryResultResponseItemApGroup>>,
-    /// May be null.
-    pub dual5g_enabled: Option<bool>,
-    /// May be null.
-    pub is_all_ap_groups: Option<bool>,
-    /// May be null.
-    pub network_id: Option<String>,
-    /// May be null.
-    pub triple_band_enabled: Option<bool>,
-    /// May be null.
-    pub venue_id: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-#[cfg(
-    any(
-        feature = "network-activities",
-        feature = "network-entitlements",
-        feature = "network-switch-firmware",
-        feature = "network-switch-networking",
-        feature = "network-switches",
-        feature = "network-switches-legacy",
-        feature = "network-venue-templates",
-        feature = "network-wireless-aps",
-        feature = "network-wireless-networks",
-        feature = "network-wireless-venues"
-    )
-)]
-impl serde::Serialize for QueryResultResponseItem {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResultResponseItem,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("allApGroupsRadio", &v.all_ap_groups_radio);
-            w.optional("apGroups", &v.ap_groups);
-            w.optional("dual5gEnabled", &v.dual5g_enabled);
-            w.optional("isAllApGroups", &v.is_all_ap_groups);
-            w.optional("networkId", &v.network_id);
-            w.optional("tripleBandEnabled", &v.triple_band_enabled);
-            w.optional("venueId", &v.venue_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-#[cfg(
-    any(
-        feature = "network-activities",
-        feature = "network-entitlements",
-        feature = "network-switch-firmware",
-        feature = "network-switch-networking",
-        feature = "network-switches",
-        feature = "network-switches-legacy",
-        feature = "network-venue-templates",
-        feature = "network-wireless-aps",
-        feature = "network-wireless-networks",
-        feature = "network-wireless-venues"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for QueryResultResponseItem {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            QueryResultResponseItem,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = QueryResultResponseItem {
-                all_ap_groups_radio: f.optional("allApGroupsRadio"),
-                ap_groups: f.optional("apGroups"),
-                dual5g_enabled: f.optional("dual5gEnabled"),
-                is_all_ap_groups: f.optional("isAllApGroups"),
-                network_id: f.optional("networkId"),
-                triple_band_enabled: f.optional("tripleBandEnabled"),
-                venue_id: f.optional("venueId"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("QueryResultResponseItem"))
-    }
-}
-#[cfg(
-    any(
-        feature = "network-activities",
-        feature = "network-entitlements",
-        feature = "network-switch-firmware",
-        feature = "network-switch-networking",
-        feature = "network-switches",
-        feature = "network-switches-legacy",
-        feature = "network-venue-templates",
-        feature = "network-wireless-aps",
-        feature = "network-wireless-networks",
-        feature = "network-wireless-venues"
-    )
-)]
-impl QueryResultResponseItem {
-    /// Creates a value with every field empty.
-    #[inline]
-    pub fn new() -> Self {
-        Self {
-            all_ap_groups_radio: None,
-            ap_groups: None,
-            dual5g_enabled: None,
-            is_all_ap_groups: None,
-            network_id: None,
-            triple_band_enabled: None,
-            venue_id: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `allApGroupsRadio`.
-    pub fn with_all_ap_groups_radio(mut self, value: impl Into<String>) -> Self {
-        self.all_ap_groups_radio = Some(value.into());
-        self
-    }
-    /// Sets `apGroups`.
-    pub fn with_ap_groups(
-        mut self,
-        value: impl Into<Vec<QueryResultResponseItemApGroup>>,
-    ) -> Self {
-        self.ap_groups = Some(value.into());
-        self
-    }
-    /// Sets `dual5gEnabled`.
-    pub fn with_dual5g_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.dual5g_enabled = Some(value.into());
-        self
-    }
-    /// Sets `isAllApGroups`.
-    pub fn with_is_all_ap_groups(mut self, value: impl Into<bool>) -> Self {
-        self.is_all_ap_groups = Some(value.into());
-        self
-    }
-    /// Sets `networkId`.
-    pub fn with_network_id(mut self, value: impl Into<String>) -> Self {
-        self.network_id = Some(value.into());
-        self
-    }
-    /// Sets `tripleBandEnabled`.
-    pub fn with_triple_band_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.triple_band_enabled = Some(value.into());
-        self
-    }
-    /// Sets `venueId`.
-    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
-        self.venue_id = Some(value.into());
-        self
-    }
-}
-#[cfg(
-    any(
-        feature = "network-activities",
-        feature = "network-entitlements",
-        feature = "network-switch-firmware",
-        feature = "network-switch-networking",
-        feature = "network-switches",
-        feature = "network-switches-legacy",
-        feature = "network-venue-templates",
-        feature = "network-wireless-aps",
-        feature = "network-wireless-networks",
-        feature = "network-wireless-venues"
-    )
-)]
-/// Provenance: reference (payloads ui-fixtures/query_network_activations/02.json).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct QueryResultResponseItemApGroup {
-    /// May be null.
-    pub ap_group_id: Option<String>,
-    /// May be null.
-    pub ap_group_name: Option<String>,
-    /// May be null.
-    pub id: Option<String>,
-    /// May be null.
-    pub is_default: Option<bool>,
-    /// May be null.
-    pub radio: Option<String>,
-    /// May be null.
-    pub radio_types: Option<Vec<String>>,
-    /// May be null.
-    pub validation_error: Option<bool>,
-    /// May be null.
-    pub validation_error_reached_max_connected_captive_networks_limit: Option<bool>,
-    /// May be null.
-    pub validation_error_reached_max_connected_networks_limit: Option<bool>,
-    /// May be null.
-    pub validation_error_ssid_already_activated: Option<bool>,
-    /// May be null.
-    pub vlan_pool_id: Option<String>,
-    /// May be null.
-    pub vlan_pool_name: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-#[cfg(
-    any(
-        feature = "network-activities",
-        feature = "network-entitlements",
-        feature = "network-switch-firmware",
-        feature = "network-switch-networking",
-        feature = "network-switches",
-        feature = "network-switches-legacy",
-        feature = "network-venue-templates",
-        feature = "network-wireless-aps",
-        feature = "network-wireless-networks",
-        feature = "network-wireless-venues"
-    )
-)]
-impl serde::Serialize for QueryResultResponseItemApGroup {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResultResponseItemApGroup,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("apGroupId", &v.ap_group_id);
-            w.optional("apGroupName", &v.ap_group_name);
-            w.optional("id", &v.id);
-            w.optional("isDefault", &v.is_default);
-            w.optional("radio", &v.radio);
-            w.optional("radioTypes", &v.radio_types);
-            w.optional("validationError", &v.validation_error);
-            w.optional(
-                "validationErrorReachedMaxConnectedCaptiveNetworksLimit",
-                &v.validation_error_reached_max_connected_captive_networks_limit,
-            );
-            w.optional(
-                "validationErrorReachedMaxConnectedNetworksLimit",
-                &v.validation_error_reached_max_connected_networks_limit,
-            );
-            w.optional(
-                "validationErrorSsidAlreadyActivated",
-                &v.validation_error_ssid_already_activated,
-            );
-            w.optional("vlanPoolId", &v.vlan_pool_id);
-            w.optional("vlanPoolName", &v.vlan_pool_name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-#[cfg(
-    any(
-        feature = "network-activities",
-        feature = "network-entitlements",
-        feature = "network-switch-firmware",
-        feature = "network-switch-networking",
-        feature = "network-switches",
-        feature = "network-switches-legacy",
-        feature = "network-venue-templates",
-        feature = "network-wireless-aps",
-        feature = "network-wireless-networks",
-        feature = "network-wireless-venues"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for QueryResultResponseItemApGroup {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            QueryResultResponseItemApGroup,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = QueryResultResponseItemApGroup {
-                ap_group_id: f.optional("apGroupId"),
-                ap_group_name: f.optional("apGroupName"),
-                id: f.optional("id"),
-                is_default: f.optional("isDefault"),
-                radio: f.optional("radio"),
-                radio_types: f.optional("radioTypes"),
-                validation_error: f.optional("validationError"),
-                validation_error_reached_max_connected_captive_networks_limit: f
-                    .optional("validationErrorReachedMaxConnectedCaptiveNetworksLimit"),
-                validation_error_reached_max_connected_networks_limit: f
-                    .optional("validationErrorReachedMaxConnectedNetworksLimit"),
-                validation_error_ssid_already_activated: f
-                    .optional("validationErrorSsidAlreadyActivated"),
-                vlan_pool_id: f.optional("vlanPoolId"),
-                vlan_pool_name: f.optional("vlanPoolName"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("QueryResultResponseItemApGroup"))
-    }
-}
-#[cfg(
-    any(
-        feature = "network-activities",
-        feature = "network-entitlements",
-        feature = "network-switch-firmware",
-        feature = "network-switch-networking",
-        feature = "network-switches",
-        feature = "network-switches-legacy",
-        feature = "network-venue-templates",
-        feature = "network-wireless-aps",
-        feature = "network-wireless-networks",
-        feature = "network-wireless-venues"
-    )
-)]
-impl QueryResultResponseItemApGroup {
-    /// Creates a value with every field empty.
-    #[inline]
-    pub fn new() -> Self {
-        Self {
-            ap_group_id: None,
-            ap_group_name: None,
-            id: None,
-            is_default: None,
-            radio: None,
-            radio_types: None,
-            validation_error: None,
-            validation_error_reached_max_connected_captive_networks_limit: None,
-            validation_error_reached_max_connected_networks_limit: None,
-            validation_error_ssid_already_activated: None,
-            vlan_pool_id: None,
-            vlan_pool_name: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `apGroupId`.
-    pub fn with_ap_group_id(mut self, value: impl Into<String>) -> Self {
-        self.ap_group_id = Some(value.into());
-        self
-    }
-    /// Sets `apGroupName`.
-    pub fn with_ap_group_name(mut self, value: impl Into<String>) -> Self {
-        self.ap_group_name = Some(value.into());
-        self
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `isDefault`.
-    pub fn with_is_default(mut self, value: impl Into<bool>) -> Self {
-        self.is_default = Some(value.into());
-        self
-    }
-    /// Sets `radio`.
-    pub fn with_radio(mut self, value: impl Into<String>) -> Self {
-        self.radio = Some(value.into());
-        self
-    }
-    /// Sets `radioTypes`.
-    pub fn with_radio_types(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.radio_types = Some(value.into());
-        self
-    }
-    /// Sets `validationError`.
-    pub fn with_validation_error(mut self, value: impl Into<bool>) -> Self {
-        self.validation_error = Some(value.into());
-        self
-    }
-    /// Sets `validationErrorReachedMaxConnectedCaptiveNetworksLimit`.
-    pub fn with_validation_error_reached_max_connected_captive_networks_limit(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.validation_error_reached_max_connected_captive_networks_limit = Some(
-            value.into(),
-        );
-        self
-    }
-    /// Sets `validationErrorReachedMaxConnectedNetworksLimit`.
-    pub fn with_validation_error_reached_max_connected_networks_limit(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.validation_error_reached_max_connected_networks_limit = Some(value.into());
-        self
-    }
-    /// Sets `validationErrorSsidAlreadyActivated`.
-    pub fn with_validation_error_ssid_already_activated(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.validation_error_ssid_already_activated = Some(value.into());
-        self
-    }
-    /// Sets `vlanPoolId`.
-    pub fn with_vlan_pool_id(mut self, value: impl Into<String>) -> Self {
-        self.vlan_pool_id = Some(value.into());
-        self
-    }
-    /// Sets `vlanPoolName`.
-    pub fn with_vlan_pool_name(mut self, value: impl Into<String>) -> Self {
-        self.vlan_pool_name = Some(value.into());
         self
     }
 }
@@ -8892,6 +8283,634 @@ impl serde::Serialize for ServerType {
 }
 #[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl<'de> serde::Deserialize<'de> for ServerType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates"
+    )
+)]
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio24GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SettingsTxPower {
+    /// `Auto`
+    Auto,
+    /// `MAX`
+    Max,
+    /// `-1`
+    V1,
+    /// `-2`
+    V2,
+    /// `-3`
+    V3,
+    /// `-4`
+    V4,
+    /// `-5`
+    V5,
+    /// `-6`
+    V6,
+    /// `-7`
+    V7,
+    /// `-8`
+    V8,
+    /// `-9`
+    V9,
+    /// `-10`
+    V10,
+    /// `MIN`
+    Min,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates"
+    )
+)]
+impl SettingsTxPower {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Auto => "Auto",
+            Self::Max => "MAX",
+            Self::V1 => "-1",
+            Self::V2 => "-2",
+            Self::V3 => "-3",
+            Self::V4 => "-4",
+            Self::V5 => "-5",
+            Self::V6 => "-6",
+            Self::V7 => "-7",
+            Self::V8 => "-8",
+            Self::V9 => "-9",
+            Self::V10 => "-10",
+            Self::Min => "MIN",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates"
+    )
+)]
+impl From<&str> for SettingsTxPower {
+    fn from(s: &str) -> Self {
+        match s {
+            "Auto" => Self::Auto,
+            "MAX" => Self::Max,
+            "-1" => Self::V1,
+            "-2" => Self::V2,
+            "-3" => Self::V3,
+            "-4" => Self::V4,
+            "-5" => Self::V5,
+            "-6" => Self::V6,
+            "-7" => Self::V7,
+            "-8" => Self::V8,
+            "-9" => Self::V9,
+            "-10" => Self::V10,
+            "MIN" => Self::Min,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates"
+    )
+)]
+impl std::fmt::Display for SettingsTxPower {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates"
+    )
+)]
+impl serde::Serialize for SettingsTxPower {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates"
+    )
+)]
+impl<'de> serde::Deserialize<'de> for SettingsTxPower {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+#[cfg(any(feature = "network-files", feature = "network-wireless-venues"))]
+/// Provenance: reference (venue_service_api-0.2.8.yaml SignedUrlResponse).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct SignedUrlResponse {
+    pub file_id: Option<String>,
+    pub signed_url: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+#[cfg(any(feature = "network-files", feature = "network-wireless-venues"))]
+impl serde::Serialize for SignedUrlResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &SignedUrlResponse,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
+            w.optional("fileId", &v.file_id);
+            w.optional("signedUrl", &v.signed_url);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(any(feature = "network-files", feature = "network-wireless-venues"))]
+impl<'de> serde::Deserialize<'de> for SignedUrlResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            SignedUrlResponse,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
+            let value = SignedUrlResponse {
+                file_id: f.optional("fileId"),
+                signed_url: f.optional("signedUrl"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SignedUrlResponse"))
+    }
+}
+#[cfg(any(feature = "network-files", feature = "network-wireless-venues"))]
+impl SignedUrlResponse {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            file_id: None,
+            signed_url: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fileId`.
+    pub fn with_file_id(mut self, value: impl Into<String>) -> Self {
+        self.file_id = Some(value.into());
+        self
+    }
+    /// Sets `signedUrl`.
+    pub fn with_signed_url(mut self, value: impl Into<String>) -> Self {
+        self.signed_url = Some(value.into());
+        self
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+/// Provenance: reference (wifi_api-17.3.3.205.yaml SimSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct SimSettings {
+    pub apn: Option<String>,
+    /// Default: true.
+    pub enabled: Option<bool>,
+    pub lte_bands: Option<Vec<LteBandLockChannel>>,
+    /// May be null.
+    pub network_selection: Option<SimSettingsNetworkSelection>,
+    /// Default: true.
+    pub roaming: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+impl serde::Serialize for SimSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &SimSettings,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
+            w.optional("apn", &v.apn);
+            w.optional("enabled", &v.enabled);
+            w.optional("lteBands", &v.lte_bands);
+            w.field("networkSelection", &v.network_selection);
+            w.optional("roaming", &v.roaming);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+impl<'de> serde::Deserialize<'de> for SimSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<SimSettings, ruckus_one_runtime::internal::object::FieldError> {
+            let value = SimSettings {
+                apn: f.optional("apn"),
+                enabled: f.optional("enabled"),
+                lte_bands: f.optional("lteBands"),
+                network_selection: f.optional("networkSelection"),
+                roaming: f.optional("roaming"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SimSettings"))
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+impl SimSettings {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            apn: None,
+            enabled: None,
+            lte_bands: None,
+            network_selection: None,
+            roaming: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `apn`.
+    pub fn with_apn(mut self, value: impl Into<String>) -> Self {
+        self.apn = Some(value.into());
+        self
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+    /// Sets `lteBands`.
+    pub fn with_lte_bands(mut self, value: impl Into<Vec<LteBandLockChannel>>) -> Self {
+        self.lte_bands = Some(value.into());
+        self
+    }
+    /// Sets `networkSelection`.
+    pub fn with_network_selection(
+        mut self,
+        value: impl Into<SimSettingsNetworkSelection>,
+    ) -> Self {
+        self.network_selection = Some(value.into());
+        self
+    }
+    /// Sets `roaming`.
+    pub fn with_roaming(mut self, value: impl Into<bool>) -> Self {
+        self.roaming = Some(value.into());
+        self
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+/// Provenance: reference (wifi_api-17.3.3.205.yaml SimSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SimSettingsNetworkSelection {
+    /// `AUTO`
+    Auto,
+    /// `LTE`
+    Lte,
+    /// `ThreeG`
+    ThreeG,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+impl SimSettingsNetworkSelection {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Auto => "AUTO",
+            Self::Lte => "LTE",
+            Self::ThreeG => "ThreeG",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+impl From<&str> for SimSettingsNetworkSelection {
+    fn from(s: &str) -> Self {
+        match s {
+            "AUTO" => Self::Auto,
+            "LTE" => Self::Lte,
+            "ThreeG" => Self::ThreeG,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+impl std::fmt::Display for SimSettingsNetworkSelection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+impl serde::Serialize for SimSettingsNetworkSelection {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+impl<'de> serde::Deserialize<'de> for SimSettingsNetworkSelection {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+/// Provenance: reference (wifi_api-17.3.3.205.yaml SocialIdentities).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct SocialIdentities {
+    pub facebook: Option<SocialIdentity>,
+    pub google: Option<SocialIdentity>,
+    pub linkedin: Option<SocialIdentity>,
+    pub twitter: Option<SocialIdentity>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl serde::Serialize for SocialIdentities {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &SocialIdentities,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
+            w.optional("facebook", &v.facebook);
+            w.optional("google", &v.google);
+            w.optional("linkedin", &v.linkedin);
+            w.optional("twitter", &v.twitter);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl<'de> serde::Deserialize<'de> for SocialIdentities {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<SocialIdentities, ruckus_one_runtime::internal::object::FieldError> {
+            let value = SocialIdentities {
+                facebook: f.optional("facebook"),
+                google: f.optional("google"),
+                linkedin: f.optional("linkedin"),
+                twitter: f.optional("twitter"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SocialIdentities"))
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl SocialIdentities {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            facebook: None,
+            google: None,
+            linkedin: None,
+            twitter: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `facebook`.
+    pub fn with_facebook(mut self, value: impl Into<SocialIdentity>) -> Self {
+        self.facebook = Some(value.into());
+        self
+    }
+    /// Sets `google`.
+    pub fn with_google(mut self, value: impl Into<SocialIdentity>) -> Self {
+        self.google = Some(value.into());
+        self
+    }
+    /// Sets `linkedin`.
+    pub fn with_linkedin(mut self, value: impl Into<SocialIdentity>) -> Self {
+        self.linkedin = Some(value.into());
+        self
+    }
+    /// Sets `twitter`.
+    pub fn with_twitter(mut self, value: impl Into<SocialIdentity>) -> Self {
+        self.twitter = Some(value.into());
+        self
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+/// Provenance: reference (wifi_api-17.3.3.205.yaml SocialIdentity).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct SocialIdentity {
+    pub config: Option<OauthAppConfig>,
+    /// Default: RUCKUS.
+    pub source: Option<SocialIdentitySource>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl serde::Serialize for SocialIdentity {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &SocialIdentity,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
+            w.optional("config", &v.config);
+            w.optional("source", &v.source);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl<'de> serde::Deserialize<'de> for SocialIdentity {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<SocialIdentity, ruckus_one_runtime::internal::object::FieldError> {
+            let value = SocialIdentity {
+                config: f.optional("config"),
+                source: f.optional("source"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SocialIdentity"))
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl SocialIdentity {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            config: None,
+            source: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `config`.
+    pub fn with_config(mut self, value: impl Into<OauthAppConfig>) -> Self {
+        self.config = Some(value.into());
+        self
+    }
+    /// Sets `source`.
+    pub fn with_source(mut self, value: impl Into<SocialIdentitySource>) -> Self {
+        self.source = Some(value.into());
+        self
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+/// Provenance: reference (wifi_api-17.3.3.205.yaml SocialIdentity (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SocialIdentitySource {
+    /// `RUCKUS`
+    Ruckus,
+    /// `CUSTOM`
+    Custom,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl SocialIdentitySource {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Ruckus => "RUCKUS",
+            Self::Custom => "CUSTOM",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl From<&str> for SocialIdentitySource {
+    fn from(s: &str) -> Self {
+        match s {
+            "RUCKUS" => Self::Ruckus,
+            "CUSTOM" => Self::Custom,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl std::fmt::Display for SocialIdentitySource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl serde::Serialize for SocialIdentitySource {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl<'de> serde::Deserialize<'de> for SocialIdentitySource {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
