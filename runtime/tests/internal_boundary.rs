@@ -9,7 +9,16 @@ use std::collections::BTreeSet;
 
 const RUNTIME_ROOT: &str = include_str!("../src/lib.rs");
 const INTERNAL: &str = include_str!("../src/internal/mod.rs");
-const CLIENT_ROOT: &str = include_str!("../../generated/ruckus-one/src/lib.rs");
+/// The generated client's root, beside the runtime in the workspace. Read when the test runs,
+/// not included: the runtime's published package has no file outside its own directory, and
+/// there the check is skipped.
+fn client_root() -> Option<String> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../generated/ruckus-one/src/lib.rs"
+    );
+    std::fs::read_to_string(path).ok()
+}
 
 /// What a module's top level makes public.
 #[derive(Debug, Default)]
@@ -241,8 +250,12 @@ fn internal_is_hidden_and_the_root_keeps_the_application_api() {
 
 #[test]
 fn the_client_root_re_exports_nothing_of_internal() {
+    let Some(root) = client_root() else {
+        eprintln!("skipped: the generated client is not beside the runtime (a packaged runtime)");
+        return;
+    };
     let contract = exports(INTERNAL);
-    let client = exports(CLIENT_ROOT);
+    let client = exports(&root);
     let names = client.names();
     for name in [
         "Client",
@@ -263,7 +276,7 @@ fn the_client_root_re_exports_nothing_of_internal() {
         "the client's root re-exports internal items: {leaked:?}"
     );
     assert!(
-        !CLIENT_ROOT.contains("ruckus_one_runtime::internal::{") && client.globs.is_empty(),
+        !root.contains("ruckus_one_runtime::internal::{") && client.globs.is_empty(),
         "the client's root re-exports from `internal` or by glob"
     );
 }
