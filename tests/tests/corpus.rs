@@ -109,22 +109,16 @@ fn rows(dir: &Path) -> Vec<Row> {
             Some(Row {
                 file: file.to_owned(),
                 source: source.to_owned(),
-                operation: without_host(operation.split_whitespace().next()?).to_owned(),
+                operation: ruckus_importer::import::without_host(
+                    operation.split_whitespace().next()?,
+                )
+                .to_owned(),
                 method: method.to_owned(),
                 kind: kind.to_owned(),
                 accept: accept.to_owned(),
             })
         })
         .collect()
-}
-
-/// A Postman request names its route as a URL where the API has its own host (the resident
-/// portal's `https://residence.ruckus.cloud/residents/...`): the route is the URL's path.
-fn without_host(operation: &str) -> &str {
-    match operation.split_once("://") {
-        Some((_, rest)) => rest.find('/').map_or("/", |i| &rest[i..]),
-        None => operation,
-    }
 }
 
 /// What happened to one body.

@@ -32,6 +32,7 @@ use ruckus_codegen::load::{IMPORTED_DIR, load_curated};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+pub use payloads::without_host;
 pub use validate::validate_with;
 
 /// The vendor's descriptions, by file name.
@@ -92,7 +93,7 @@ pub fn plan_changes(
         return Err(format!("no API `{api}` in {}", top.display()));
     }
     let spec_dir = top.parent().unwrap_or(Path::new("."));
-    let payloads = payloads::Payloads::read(payloads_dir, &payloads::artefacts(spec_dir))?;
+    let payloads = payloads::Payloads::read(payloads_dir, &payloads::artefacts(spec_dir)?)?;
     let mut changes = Vec::new();
     let mut report = String::new();
     let spec_keys = owners::spec_keys(&loaded);

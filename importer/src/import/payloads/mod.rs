@@ -77,7 +77,7 @@ impl Payloads {
 
 /// A Postman request names its route as a URL where the API has a host of its own (the
 /// resident portal's `https://residence.ruckus.cloud/residents/...`): the route is its path.
-fn without_host(operation: &str) -> &str {
+pub fn without_host(operation: &str) -> &str {
     match operation.split_once("://") {
         Some((_, rest)) => rest.find('/').map_or("/", |i| &rest[i..]),
         None => operation,
@@ -92,14 +92,15 @@ pub struct Artefacts {
     pub fields: BTreeSet<(String, String)>,
 }
 
-/// The artefacts listed beside the top spec file (none when the list is absent).
-pub fn artefacts(spec_dir: &Path) -> Artefacts {
-    let Ok(text) = std::fs::read_to_string(spec_dir.join("payload_artefacts.yaml")) else {
-        return Artefacts::default();
+/// The artefacts listed beside the top spec file (none when the list is absent); a list that
+/// does not parse is an error naming the file, never an empty list.
+pub fn artefacts(spec_dir: &Path) -> Result<Artefacts, String> {
+    let path = spec_dir.join("payload_artefacts.yaml");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Ok(Artefacts::default());
     };
-    let Ok(doc) = serde_yaml::from_str::<BTreeMap<String, Vec<serde_yaml::Value>>>(&text) else {
-        return Artefacts::default();
-    };
+    let doc: BTreeMap<String, Vec<serde_yaml::Value>> =
+        serde_yaml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     let text_of = |entry: &serde_yaml::Value, key: &str| {
         entry.get(key).and_then(|v| v.as_str()).map(str::to_owned)
     };
@@ -117,7 +118,7 @@ pub fn artefacts(spec_dir: &Path) -> Artefacts {
             }
         }
     }
-    out
+    Ok(out)
 }
 
 /// Adds the fields the payloads send and the types lack: to curated types as additions, to
