@@ -104,11 +104,22 @@ pub fn measure(
     })
 }
 
+/// The profile these builds use whatever the caller's environment says: the dev profile as a
+/// new application builds a dependency from crates.io (cargo's default full debug info, no
+/// optimisation, not incremental). The workspace's own `line-tables-only` and a shell's
+/// `CARGO_PROFILE_DEV_DEBUG=false` would each report a cheaper build than users get.
+pub const PROFILE: [(&str, &str); 3] = [
+    ("CARGO_INCREMENTAL", "0"),
+    ("CARGO_PROFILE_DEV_DEBUG", "true"),
+    ("CARGO_PROFILE_DEV_OPT_LEVEL", "0"),
+];
+
 fn cargo(root: &Path, target: &Path, args: &[&str]) -> Result<Duration, String> {
     let started = Instant::now();
     let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .args(args)
         .arg("--quiet")
+        .envs(PROFILE)
         .env("CARGO_TARGET_DIR", target)
         .current_dir(root)
         .status()

@@ -236,7 +236,7 @@ pub fn bench_build(root: &Path, args: &BenchBuildArgs) -> Result<(), String> {
     let measured = build::measure(root, runs, full, build::configurations(&one_area))?;
     let rows = report(&areas, root, &measured);
     let mut text = format!(
-        "cold build of `{CRATE}` (dev profile), median of {runs} run(s), target {}\n",
+        "cold build of `{CRATE}` (dev profile, full debug info, not incremental), median of {runs} run(s), target {}\n",
         measured.target.display()
     );
     if let Some(t) = measured.full {
