@@ -1,8 +1,8 @@
 //! The answer to an asynchronous write ([`Accepted`]), which remembers how to wait for the work
 //! it started, and the finished write ([`Completed`]).
 
+use crate::sending::{Sending, Waiting};
 use std::fmt;
-use std::future::Future;
 use std::marker::PhantomData;
 use std::ops::Deref;
 
@@ -180,21 +180,19 @@ impl<T, A> Completed<T, A> {
     }
 }
 
-impl Request<'_> {
+impl<'a> Request<'a> {
     /// Sends an asynchronous request and decodes its JSON answer as `T` (like
     /// [`send_json`](Self::send_json)), remembering the answer's `requestId`, the tenant the
     /// request acts for (the one set with [`Request::tenant`], else the client's delegated
     /// tenant) and `activity`, the API's `GET .../activities/{requestId}`, to wait with
     /// ([`Accepted::wait`]).
-    pub fn send_accepted<T: DeserializeOwned, A>(
+    pub fn send_accepted<T: DeserializeOwned + 'a, A: 'a>(
         self,
         activity: &'static Operation,
-    ) -> impl Future<Output = Result<Accepted<T, A>, Error>> {
+    ) -> Sending<'a, Accepted<T, A>> {
         let client = self.client().clone();
         let tenant = self.acting_tenant();
-        let sent = self.send_raw();
-        async move {
-            let raw = sent.await?;
+        Sending::new(self.send_boxed(), move |raw| {
             let body = raw.json::<T>()?;
             let answer = serde_json::from_slice::<Value>(raw.body()).unwrap_or(Value::Null);
             let created_id = created_id(&answer);
@@ -215,29 +213,33 @@ impl Request<'_> {
                 activity,
                 kind: PhantomData,
             })
-        }
+        })
     }
 
     /// Sends an asynchronous request and waits for it to finish:
     /// [`send_accepted`](Self::send_accepted), then [`Accepted::wait`] (polling as the same
     /// tenant as this request). Returns the decoded answer with the finished activity; an
     /// answer without a string `requestId` is an [`Error::Decode`] keeping the body.
-    pub fn send_and_wait<T: DeserializeOwned, A: DeserializeOwned>(
+    pub fn send_and_wait<
+        T: DeserializeOwned + Send + Sync + 'a,
+        A: DeserializeOwned + Send + 'a,
+    >(
         self,
         activity: &'static Operation,
         options: &WaitOptions,
-    ) -> impl Future<Output = Result<Completed<T, A>, Error>> {
+    ) -> Waiting<'a, Completed<T, A>> {
         let accepted = self.send_accepted::<T, A>(activity);
-        async move {
+        let options = options.clone();
+        Waiting::new(async move {
             let accepted = accepted.await?;
-            let activity = accepted.wait(options).await?;
+            let activity = accepted.wait(&options).await?;
             let created_id = accepted.created_id.clone();
             Ok(Completed {
                 accepted: accepted.into_inner(),
                 activity,
                 created_id,
             })
-        }
+        })
     }
 }
 

@@ -146,6 +146,7 @@ mod request;
 mod response;
 mod retry;
 mod secret;
+mod sending;
 mod tenant;
 mod tls;
 
@@ -171,6 +172,7 @@ pub use paging::Pages;
 pub use raw_json::RawJson;
 pub use retry::RetryPolicy;
 pub use secret::Secret;
+pub use sending::{Sending, Waiting};
 
 // Application API only.
 pub use deprecation::Deprecation;

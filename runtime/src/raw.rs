@@ -1,7 +1,7 @@
 //! Calling an endpoint the generated client does not describe.
 
+use crate::sending::{Sending, Waiting};
 use std::fmt::Display;
-use std::future::Future;
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -145,28 +145,28 @@ impl<'a> RawRequest<'a> {
 
     /// Sends the request and decodes the JSON success body into `T`; an
     /// empty body is decoded as JSON `null`.
-    pub fn send_json<T: DeserializeOwned>(self) -> impl Future<Output = Result<T, Error>> {
+    pub fn send_json<T: DeserializeOwned + 'a>(self) -> Sending<'a, T> {
         self.inner.send_json()
     }
 
     /// Sends the request and returns the success body as bytes.
-    pub fn send_bytes(self) -> impl Future<Output = Result<Bytes, Error>> {
+    pub fn send_bytes(self) -> Sending<'a, Bytes> {
         self.inner.send_bytes()
     }
 
     /// Sends the request and returns the success body as text; a body that
     /// is not UTF-8 is an [`Error::Decode`].
-    pub fn send_text(self) -> impl Future<Output = Result<String, Error>> {
+    pub fn send_text(self) -> Sending<'a, String> {
         self.inner.send_text()
     }
 
     /// Sends the request and ignores the success body.
-    pub fn send_empty(self) -> impl Future<Output = Result<(), Error>> {
+    pub fn send_empty(self) -> Sending<'a, ()> {
         self.inner.send_empty()
     }
 
     /// Sends the request and returns the success status, headers and body.
-    pub fn send_raw(self) -> impl Future<Output = Result<RawResponse, Error>> {
+    pub fn send_raw(self) -> Sending<'a, RawResponse> {
         self.inner.send_raw()
     }
 
@@ -196,46 +196,44 @@ impl<'a> RawRequest<'a> {
     /// Sends the request and returns the body decoded by `decode` with the
     /// answer's status and headers (the common entry point of the
     /// `send_*_with_response` methods).
-    pub fn send_with_meta<T, F>(self, decode: F) -> impl Future<Output = Result<Response<T>, Error>>
+    pub fn send_with_meta<T: 'a, F>(self, decode: F) -> Sending<'a, Response<T>>
     where
-        F: FnOnce(&RawResponse) -> Result<T, Error>,
+        F: FnOnce(&RawResponse) -> Result<T, Error> + Send + 'a,
     {
         self.inner.send_with_meta(decode)
     }
 
     /// [`send_json`](Self::send_json) with the answer's status, headers and
     /// request id.
-    pub fn send_json_with_response<T: DeserializeOwned>(
-        self,
-    ) -> impl Future<Output = Result<Response<T>, Error>> {
+    pub fn send_json_with_response<T: DeserializeOwned + 'a>(self) -> Sending<'a, Response<T>> {
         self.inner.send_json_with_response()
     }
 
     /// [`send_text`](Self::send_text) with the answer's status, headers and
     /// request id.
-    pub fn send_text_with_response(self) -> impl Future<Output = Result<Response<String>, Error>> {
+    pub fn send_text_with_response(self) -> Sending<'a, Response<String>> {
         self.inner.send_text_with_response()
     }
 
     /// [`send_bytes`](Self::send_bytes) with the answer's status, headers
     /// and request id.
-    pub fn send_bytes_with_response(self) -> impl Future<Output = Result<Response<Bytes>, Error>> {
+    pub fn send_bytes_with_response(self) -> Sending<'a, Response<Bytes>> {
         self.inner.send_bytes_with_response()
     }
 
     /// [`send_empty`](Self::send_empty) with the answer's status, headers
     /// and request id.
-    pub fn send_empty_with_response(self) -> impl Future<Output = Result<Response<()>, Error>> {
+    pub fn send_empty_with_response(self) -> Sending<'a, Response<()>> {
         self.inner.send_empty_with_response()
     }
 
     /// Sends an asynchronous request and keeps what it takes to wait for
     /// it, as a generated request's `send_accepted` does: [`Accepted::wait`]
     /// polls `activity` as the tenant of this request.
-    pub fn send_accepted<T: DeserializeOwned, A>(
+    pub fn send_accepted<T: DeserializeOwned + 'a, A: 'a>(
         self,
         activity: &'static Operation,
-    ) -> impl Future<Output = Result<Accepted<T, A>, Error>> {
+    ) -> Sending<'a, Accepted<T, A>> {
         self.inner.send_accepted(activity)
     }
 
@@ -243,11 +241,14 @@ impl<'a> RawRequest<'a> {
     /// generated request's `send_and_wait` does (polling `activity` for the same
     /// tenant as this request): the answer decoded as `T` with the
     /// activity decoded as `A`.
-    pub fn send_and_wait<T: DeserializeOwned, A: DeserializeOwned>(
+    pub fn send_and_wait<
+        T: DeserializeOwned + Send + Sync + 'a,
+        A: DeserializeOwned + Send + 'a,
+    >(
         self,
         activity: &'static Operation,
         options: &WaitOptions,
-    ) -> impl Future<Output = Result<Completed<T, A>, Error>> {
+    ) -> Waiting<'a, Completed<T, A>> {
         self.inner.send_and_wait(activity, options)
     }
 }

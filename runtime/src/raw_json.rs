@@ -61,6 +61,12 @@ impl RawJson {
         serde_json::value::to_raw_value(value).map(RawJson)
     }
 
+    /// The text serde_json's compact serializer wrote (checked to be one JSON value).
+    pub(crate) fn written(text: Vec<u8>) -> Result<Self, serde_json::Error> {
+        let text = String::from_utf8(text).map_err(serde::ser::Error::custom)?;
+        RawValue::from_string(text).map(RawJson)
+    }
+
     fn compacted(raw: Box<RawValue>) -> Self {
         match compact(raw.get()) {
             Some(text) => RawJson(RawValue::from_string(text).unwrap_or(raw)),

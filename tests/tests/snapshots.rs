@@ -91,7 +91,7 @@ fn unions_fixture_has_a_union_a_versioned_pair_and_bounds() {
         );
         assert!(widgets.contains(&format!("accept: \"{accept}\"")), "{op}");
         assert!(
-            widgets.contains(&format!("Result<{output}, ruckus_one_runtime::Error>")),
+            widgets.contains(&format!("Sending<'a, {output}>")),
             "{op} returns {output}"
         );
     }

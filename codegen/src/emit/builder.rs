@@ -236,9 +236,7 @@ fn builder_impl(op: &OpIr, api: &ApiIr, home: &AreaIr, setters: &[TokenStream]) 
 
             #send_doc
             #[inline]
-            pub fn send(
-                self,
-            ) -> impl std::future::Future<Output = Result<#sent_ty, ruckus_one_runtime::Error>> {
+            pub fn send(self) -> ruckus_one_runtime::Sending<'a, #sent_ty> {
                 self.req.#send_call
             }
 
@@ -246,9 +244,7 @@ fn builder_impl(op: &OpIr, api: &ApiIr, home: &AreaIr, setters: &[TokenStream]) 
             #[inline]
             pub fn send_with_response(
                 self,
-            ) -> impl std::future::Future<
-                Output = Result<ruckus_one_runtime::Response<#out_ty>, ruckus_one_runtime::Error>,
-            > {
+            ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<#out_ty>> {
                 self.req.#send_with_response()
             }
 

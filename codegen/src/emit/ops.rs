@@ -164,9 +164,7 @@ pub(super) fn send_and_wait(op: &OpIr, api: &ApiIr, area: &str) -> TokenStream {
         pub fn send_and_wait(
             self,
             options: &ruckus_one_runtime::WaitOptions,
-        ) -> impl std::future::Future<
-            Output = Result<ruckus_one_runtime::Completed<#out, #activity>, ruckus_one_runtime::Error>,
-        > {
+        ) -> ruckus_one_runtime::Waiting<'a, ruckus_one_runtime::Completed<#out, #activity>> {
             self.req.send_and_wait(&#descriptor, options)
         }
     }

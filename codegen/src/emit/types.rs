@@ -199,10 +199,11 @@ fn object_deserialize(name: &proc_macro2::Ident, fields: &[FieldIr], open: bool)
     let takes = fields.iter().map(|f| {
         let n = ident(&f.rust);
         let wire = &f.wire;
-        if f.required && !f.nullable {
-            quote!(#n: f.required(#wire)?)
-        } else {
-            quote!(#n: f.optional(#wire))
+        match (f.required && !f.nullable, is_list(f)) {
+            (true, false) => quote!(#n: f.required(#wire)?),
+            (true, true) => quote!(#n: f.required_list(#wire)?),
+            (false, false) => quote!(#n: f.optional(#wire)),
+            (false, true) => quote!(#n: f.optional_list(#wire)),
         }
     });
     let rest = open.then(|| quote!(additional_fields: f.rest(),));
@@ -231,6 +232,12 @@ fn object_deserialize(name: &proc_macro2::Ident, fields: &[FieldIr], open: bool)
     }
 }
 
+/// A list field: the runtime reads and writes its elements one by one (`Fields::required_list`,
+/// `Writer::list`), so each element type costs one small loop rather than serde's sequence code.
+fn is_list(f: &FieldIr) -> bool {
+    matches!(f.ty, TypeRef::Array(_)) && !f.secret
+}
+
 /// `Serialize` for a model: one non-generic function writes the set fields by wire name, then
 /// the additional fields of an open model.
 fn object_serialize(name: &proc_macro2::Ident, fields: &[FieldIr], open: bool) -> TokenStream {
@@ -242,6 +249,8 @@ fn object_serialize(name: &proc_macro2::Ident, fields: &[FieldIr], open: bool) -
             (true, false, true) => quote!(w.number(#wire, Some(v.#n));),
             (true, true, true) => quote!(w.number(#wire, v.#n);),
             (false, _, true) => quote!(w.optional_number(#wire, v.#n);),
+            (true, false, _) if is_list(f) => quote!(w.list(#wire, &v.#n);),
+            (false, _, _) if is_list(f) => quote!(w.optional_list(#wire, &v.#n);),
             (true, _, false) => quote!(w.field(#wire, &v.#n);),
             (false, _, false) => quote!(w.optional(#wire, &v.#n);),
         }

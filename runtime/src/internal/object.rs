@@ -15,6 +15,7 @@ use crate::RawJson;
 use serde::de::{self, DeserializeOwned};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer, ser};
+use serde_json::value::RawValue;
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -48,31 +49,55 @@ impl Fields {
 
     /// A field that must be present (and not `null` unless `T` accepts it).
     pub fn required<T: DeserializeOwned>(&mut self, field: &str) -> Result<T, FieldError> {
-        match self.map.remove(field) {
-            Some(value) => match value.decode() {
-                Ok(v) => Ok(v),
-                Err(e) => Err(invalid(field, e)),
-            },
-            None => Err(missing(field)),
-        }
+        let value = self.take(field)?;
+        decode(value.as_json()).map_err(|e| invalid(field, e))
     }
 
     /// A field that may be absent or `null` (both give `None`). A value that does not decode
     /// is recorded and reported by [`check`](Self::check).
     pub fn optional<T: DeserializeOwned>(&mut self, field: &str) -> Option<T> {
-        match self.map.remove(field) {
-            None => None,
-            Some(value) if value.is_null() => None,
-            Some(value) => match value.decode() {
-                Ok(v) => Some(v),
-                Err(e) => {
-                    self.fail(field, e);
-                    None
-                }
-            },
+        let value = self.present(field)?;
+        match decode(value.as_json()) {
+            Ok(v) => Some(v),
+            Err(e) => {
+                self.fail(field, e);
+                None
+            }
         }
     }
 
+    /// A list that must be present, as [`required`](Self::required).
+    pub fn required_list<T: DeserializeOwned>(
+        &mut self,
+        field: &str,
+    ) -> Result<Vec<T>, FieldError> {
+        let value = self.take(field)?;
+        decode_list(value.as_json()).map_err(|e| invalid(field, e))
+    }
+
+    /// A list that may be absent or `null`, as [`optional`](Self::optional).
+    pub fn optional_list<T: DeserializeOwned>(&mut self, field: &str) -> Option<Vec<T>> {
+        let value = self.present(field)?;
+        match decode_list(value.as_json()) {
+            Ok(v) => Some(v),
+            Err(e) => {
+                self.fail(field, e);
+                None
+            }
+        }
+    }
+
+    /// The field's value, or `missing`.
+    fn take(&mut self, field: &str) -> Result<RawJson, FieldError> {
+        self.map.remove(field).ok_or_else(|| missing(field))
+    }
+
+    /// The field's value unless it is absent or `null`.
+    fn present(&mut self, field: &str) -> Option<RawJson> {
+        self.map.remove(field).filter(|v| !v.is_null())
+    }
+
+    /// Records the first field that did not decode; the field reads as absent.
     fn fail(&mut self, field: &str, e: serde_json::Error) {
         self.error.get_or_insert_with(|| invalid(field, e));
     }
@@ -93,6 +118,48 @@ impl FieldError {
     pub fn into_error<E: de::Error>(self, model: &str) -> E {
         E::custom(format_args!("`{model}` {self}"))
     }
+}
+
+/// Decodes one value's JSON text. The text is one whole value already, so unlike
+/// `serde_json::from_str` nothing after it is checked; the code per `T` is this call alone.
+fn decode<T: DeserializeOwned>(text: &str) -> Result<T, serde_json::Error> {
+    T::deserialize(&mut serde_json::Deserializer::from_str(text))
+}
+
+/// Decodes a JSON array's text element by element: the array is split into the elements'
+/// texts once (the same code for every list), so a list of `T` costs one loop per `T` instead
+/// of serde's sequence machinery.
+fn decode_list<T: DeserializeOwned>(text: &str) -> Result<Vec<T>, serde_json::Error> {
+    let elements = elements(text)?;
+    let mut out = Vec::with_capacity(elements.len());
+    for element in elements {
+        out.push(decode(element.get())?);
+    }
+    Ok(out)
+}
+
+fn elements(text: &str) -> Result<Vec<&RawValue>, serde_json::Error> {
+    serde_json::from_str(text)
+}
+
+/// One value's JSON text, written with the serializer every model field uses.
+fn encode<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, serde_json::Error> {
+    let mut text = Vec::new();
+    value.serialize(&mut serde_json::Serializer::new(&mut text))?;
+    Ok(text)
+}
+
+/// A list's JSON text, its elements written one by one (see [`decode_list`]).
+fn encode_list<T: Serialize>(values: &[T]) -> Result<Vec<u8>, serde_json::Error> {
+    let mut text = vec![b'['];
+    for value in values {
+        if text.len() > 1 {
+            text.push(b',');
+        }
+        value.serialize(&mut serde_json::Serializer::new(&mut text))?;
+    }
+    text.push(b']');
+    Ok(text)
 }
 
 fn missing(field: &str) -> FieldError {
@@ -121,8 +188,21 @@ impl Writer {
     /// A field written whatever its value (a required field; `None` of a nullable one is
     /// `null`).
     pub fn field<T: Serialize + ?Sized>(&mut self, field: &str, value: &T) {
-        let value = RawJson::of(value);
-        self.push(field, value);
+        let text = encode(value);
+        self.push(field, text);
+    }
+
+    /// A required list.
+    pub fn list<T: Serialize>(&mut self, field: &str, values: &[T]) {
+        let text = encode_list(values);
+        self.push(field, text);
+    }
+
+    /// An optional list: left out when `None`.
+    pub fn optional_list<T: Serialize>(&mut self, field: &str, values: &Option<Vec<T>>) {
+        if let Some(v) = values {
+            self.list(field, v);
+        }
     }
 
     /// An optional field: left out when `None`.
@@ -145,8 +225,8 @@ impl Writer {
         }
     }
 
-    fn push(&mut self, field: &str, value: Result<RawJson, serde_json::Error>) {
-        match value {
+    fn push(&mut self, field: &str, text: Result<Vec<u8>, serde_json::Error>) {
+        match text.and_then(RawJson::written) {
             Ok(v) => self.entries.push((field.to_owned(), v)),
             Err(e) if self.error.is_none() => self.error = Some(format!("field `{field}`: {e}")),
             Err(_) => {}

@@ -3,6 +3,7 @@
 
 mod prepare;
 
+use crate::sending::Sending;
 use std::fmt::{Display, Write as _};
 use std::future::Future;
 use std::pin::Pin;
@@ -315,29 +316,25 @@ impl<'a> Request<'a> {
 
     /// Sends the request and decodes the JSON success body into `T`. An empty
     /// body is decoded as JSON `null` (so `()` and `Option<_>` accept it).
-    pub fn send_json<T: DeserializeOwned>(self) -> impl Future<Output = Result<T, Error>> {
-        let sent = self.send_boxed();
-        async move { sent.await?.json() }
+    pub fn send_json<T: DeserializeOwned + 'a>(self) -> Sending<'a, T> {
+        Sending::new(self.send_boxed(), |raw| raw.json())
     }
 
     /// Sends the request and ignores the success body.
-    pub fn send_empty(self) -> impl Future<Output = Result<(), Error>> {
-        let sent = self.send_boxed();
-        async move { sent.await.map(drop) }
+    pub fn send_empty(self) -> Sending<'a, ()> {
+        Sending::new(self.send_boxed(), |_| Ok(()))
     }
 
     /// Sends the request and returns the success body as bytes.
-    pub fn send_bytes(self) -> impl Future<Output = Result<Bytes, Error>> {
-        let sent = self.send_boxed();
-        async move { sent.await.map(RawResponse::into_body) }
+    pub fn send_bytes(self) -> Sending<'a, Bytes> {
+        Sending::new(self.send_boxed(), |raw| Ok(raw.into_body()))
     }
 
     /// Sends the request and returns the success body as text (for example
     /// `text/csv`). A body that is not valid UTF-8 is an [`Error::Decode`]
     /// keeping the status, request id and bytes.
-    pub fn send_text(self) -> impl Future<Output = Result<String, Error>> {
-        let sent = self.send_boxed();
-        async move { sent.await?.text() }
+    pub fn send_text(self) -> Sending<'a, String> {
+        Sending::new(self.send_boxed(), |raw| raw.text())
     }
 
     /// Sends the request and returns the body decoded by `decode` together
@@ -352,41 +349,37 @@ impl<'a> Request<'a> {
     /// println!("{} bytes, request id {:?}", response.body(), response.request_id());
     /// # Ok(()) }
     /// ```
-    pub fn send_with_meta<T, F>(self, decode: F) -> impl Future<Output = Result<Response<T>, Error>>
+    pub fn send_with_meta<T: 'a, F>(self, decode: F) -> Sending<'a, Response<T>>
     where
-        F: FnOnce(&RawResponse) -> Result<T, Error>,
+        F: FnOnce(&RawResponse) -> Result<T, Error> + Send + 'a,
     {
-        let sent = self.send_boxed();
-        async move {
-            let raw = sent.await?;
+        Sending::new(self.send_boxed(), |raw| {
             let body = decode(&raw)?;
             Ok(raw.with_body(body))
-        }
+        })
     }
 
     /// [`send_json`](Self::send_json) with the answer's status, headers and
     /// request id.
-    pub fn send_json_with_response<T: DeserializeOwned>(
-        self,
-    ) -> impl Future<Output = Result<Response<T>, Error>> {
+    pub fn send_json_with_response<T: DeserializeOwned + 'a>(self) -> Sending<'a, Response<T>> {
         self.send_with_meta(RawResponse::json)
     }
 
     /// [`send_text`](Self::send_text) with the answer's status, headers and
     /// request id.
-    pub fn send_text_with_response(self) -> impl Future<Output = Result<Response<String>, Error>> {
+    pub fn send_text_with_response(self) -> Sending<'a, Response<String>> {
         self.send_with_meta(RawResponse::text)
     }
 
     /// [`send_bytes`](Self::send_bytes) with the answer's status, headers
     /// and request id.
-    pub fn send_bytes_with_response(self) -> impl Future<Output = Result<Response<Bytes>, Error>> {
+    pub fn send_bytes_with_response(self) -> Sending<'a, Response<Bytes>> {
         self.send_with_meta(|raw| Ok(raw.body().clone()))
     }
 
     /// [`send_empty`](Self::send_empty) with the answer's status, headers
     /// and request id.
-    pub fn send_empty_with_response(self) -> impl Future<Output = Result<Response<()>, Error>> {
+    pub fn send_empty_with_response(self) -> Sending<'a, Response<()>> {
         self.send_with_meta(|_| Ok(()))
     }
 
@@ -412,8 +405,8 @@ impl<'a> Request<'a> {
     }
 
     /// Sends the request and returns the success status, headers and body.
-    pub fn send_raw(self) -> impl Future<Output = Result<RawResponse, Error>> {
-        self.send_boxed()
+    pub fn send_raw(self) -> Sending<'a, RawResponse> {
+        Sending::new(self.send_boxed(), Ok)
     }
 
     pub(crate) fn options_mut(&mut self) -> &mut CallOptions {
@@ -468,7 +461,7 @@ impl<'a> Request<'a> {
     /// the future is made, and the future borrows it: it is copied into the boxed future once,
     /// and neither the request nor its prepared form is kept twice in that future (a future's
     /// size is copied and touched on every call).
-    fn send_boxed(self) -> SendFuture<'a> {
+    pub(crate) fn send_boxed(self) -> SendFuture<'a> {
         let client = self.client;
         let prepared = match self.prepare() {
             Ok(prepared) => prepared,

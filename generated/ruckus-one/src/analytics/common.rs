@@ -46,7 +46,7 @@ pub struct ErrorBody {
 impl serde::Serialize for ErrorBody {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &ErrorBody, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("errors", &v.errors);
+            w.optional_list("errors", &v.errors);
             w.optional("requestId", &v.request_id);
             w.rest(&v.additional_fields);
         }
@@ -71,7 +71,7 @@ impl<'de> serde::Deserialize<'de> for ErrorBody {
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<ErrorBody, ruckus_one_runtime::internal::object::FieldError> {
             let value = ErrorBody {
-                errors: f.optional("errors"),
+                errors: f.optional_list("errors"),
                 request_id: f.optional("requestId"),
                 additional_fields: f.rest(),
             };
@@ -467,8 +467,8 @@ impl serde::Serialize for ResourceGroupFilter {
             v: &ResourceGroupFilter,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.field("networkNodes", &v.network_nodes);
-            w.field("switchNodes", &v.switch_nodes);
+            w.list("networkNodes", &v.network_nodes);
+            w.list("switchNodes", &v.switch_nodes);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -488,8 +488,8 @@ impl<'de> serde::Deserialize<'de> for ResourceGroupFilter {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ResourceGroupFilter {
-                network_nodes: f.required("networkNodes")?,
-                switch_nodes: f.required("switchNodes")?,
+                network_nodes: f.required_list("networkNodes")?,
+                switch_nodes: f.required_list("switchNodes")?,
                 additional_fields: f.rest(),
             };
             Ok(value)

@@ -60,8 +60,8 @@ impl serde::Serialize for License {
             w.optional("count", &v.count);
             w.optional("used", &v.used);
             w.optional("withinGracePeriod", &v.within_grace_period);
-            w.optional("assignments", &v.assignments);
-            w.optional("orphanedAPs", &v.orphaned_aps);
+            w.optional_list("assignments", &v.assignments);
+            w.optional_list("orphanedAPs", &v.orphaned_aps);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -83,8 +83,8 @@ impl<'de> serde::Deserialize<'de> for License {
                 count: f.optional("count"),
                 used: f.optional("used"),
                 within_grace_period: f.optional("withinGracePeriod"),
-                assignments: f.optional("assignments"),
-                orphaned_aps: f.optional("orphanedAPs"),
+                assignments: f.optional_list("assignments"),
+                orphaned_aps: f.optional_list("orphanedAPs"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -185,7 +185,7 @@ impl serde::Serialize for LicenseAssignment {
         ) {
             w.optional("deviceId", &v.device_id);
             w.optional("deviceName", &v.device_name);
-            w.optional("apMacList", &v.ap_mac_list);
+            w.optional_list("apMacList", &v.ap_mac_list);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -206,7 +206,7 @@ impl<'de> serde::Deserialize<'de> for LicenseAssignment {
             let value = LicenseAssignment {
                 device_id: f.optional("deviceId"),
                 device_name: f.optional("deviceName"),
-                ap_mac_list: f.optional("apMacList"),
+                ap_mac_list: f.optional_list("apMacList"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -267,7 +267,7 @@ impl serde::Serialize for LicenseAssignmentUpdate {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("deviceId", &v.device_id);
-            w.field("apMacList", &v.ap_mac_list);
+            w.list("apMacList", &v.ap_mac_list);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
@@ -286,7 +286,7 @@ impl<'de> serde::Deserialize<'de> for LicenseAssignmentUpdate {
         > {
             let value = LicenseAssignmentUpdate {
                 device_id: f.required("deviceId")?,
-                ap_mac_list: f.required("apMacList")?,
+                ap_mac_list: f.required_list("apMacList")?,
             };
             Ok(value)
         }
@@ -329,8 +329,8 @@ impl serde::Serialize for LicenseHierarchy {
             v: &LicenseHierarchy,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("children", &v.children);
-            w.optional("aps", &v.aps);
+            w.optional_list("children", &v.children);
+            w.optional_list("aps", &v.aps);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -346,8 +346,8 @@ impl<'de> serde::Deserialize<'de> for LicenseHierarchy {
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<LicenseHierarchy, ruckus_one_runtime::internal::object::FieldError> {
             let value = LicenseHierarchy {
-                children: f.optional("children"),
-                aps: f.optional("aps"),
+                children: f.optional_list("children"),
+                aps: f.optional_list("aps"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -620,7 +620,7 @@ impl serde::Serialize for LicenseHierarchyQuery {
             v: &LicenseHierarchyQuery,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("path", &v.path);
+            w.optional_list("path", &v.path);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
@@ -638,7 +638,7 @@ impl<'de> serde::Deserialize<'de> for LicenseHierarchyQuery {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = LicenseHierarchyQuery {
-                path: f.optional("path"),
+                path: f.optional_list("path"),
             };
             f.check()?;
             Ok(value)
@@ -701,7 +701,7 @@ impl serde::Serialize for LicenseUpdateResult {
             w.optional("licenseId", &v.license_id);
             w.optional("count", &v.count);
             w.optional("used", &v.used);
-            w.optional("assignments", &v.assignments);
+            w.optional_list("assignments", &v.assignments);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -723,7 +723,7 @@ impl<'de> serde::Deserialize<'de> for LicenseUpdateResult {
                 license_id: f.optional("licenseId"),
                 count: f.optional("count"),
                 used: f.optional("used"),
-                assignments: f.optional("assignments"),
+                assignments: f.optional_list("assignments"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1130,22 +1130,16 @@ impl<'a> QueryLicensesAndHierarchy<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<LicenseHierarchy, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, LicenseHierarchy> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<LicenseHierarchy>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<LicenseHierarchy>,
     > {
         self.req.send_json_with_response()
     }
@@ -1193,23 +1187,14 @@ impl<'a> ListLicenses<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<Vec<License>, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<License>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<Vec<License>>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Vec<License>>> {
         self.req.send_json_with_response()
     }
 }
@@ -1256,23 +1241,14 @@ impl<'a> RefreshLicenses<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<Vec<License>, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<License>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<Vec<License>>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Vec<License>>> {
         self.req.send_json_with_response()
     }
 }
@@ -1319,22 +1295,16 @@ impl<'a> DeleteOrphanedAps<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::ErrorBody, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::ErrorBody> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::ErrorBody>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::ErrorBody>,
     > {
         self.req.send_json_with_response()
     }
@@ -1382,18 +1352,14 @@ impl<'a> GetLicense<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<License, ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, License> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<License>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<License>> {
         self.req.send_json_with_response()
     }
 }
@@ -1440,22 +1406,16 @@ impl<'a> UpdateLicense<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<LicenseUpdateResult, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, LicenseUpdateResult> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<LicenseUpdateResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<LicenseUpdateResult>,
     > {
         self.req.send_json_with_response()
     }

@@ -150,8 +150,8 @@ impl serde::Serialize for ResourceGroupFilterSearchResult {
             v: &ResourceGroupFilterSearchResult,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("networkNodes", &v.network_nodes);
-            w.optional("switchNodes", &v.switch_nodes);
+            w.optional_list("networkNodes", &v.network_nodes);
+            w.optional_list("switchNodes", &v.switch_nodes);
             w.optional("idToSystemNameMapping", &v.id_to_system_name_mapping);
             w.rest(&v.additional_fields);
         }
@@ -171,8 +171,8 @@ impl<'de> serde::Deserialize<'de> for ResourceGroupFilterSearchResult {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ResourceGroupFilterSearchResult {
-                network_nodes: f.optional("networkNodes"),
-                switch_nodes: f.optional("switchNodes"),
+                network_nodes: f.optional_list("networkNodes"),
+                switch_nodes: f.optional_list("switchNodes"),
                 id_to_system_name_mapping: f.optional("idToSystemNameMapping"),
                 additional_fields: f.rest(),
             };
@@ -486,20 +486,16 @@ impl<'a> ListResourceGroups<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<Vec<super::common::ResourceGroup>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, Vec<super::common::ResourceGroup>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<Vec<super::common::ResourceGroup>>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<Vec<super::common::ResourceGroup>>,
     > {
         self.req.send_json_with_response()
     }
@@ -547,22 +543,16 @@ impl<'a> CreateResourceGroup<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::ResourceGroup, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::ResourceGroup> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::ResourceGroup>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::ResourceGroup>,
     > {
         self.req.send_json_with_response()
     }
@@ -612,20 +602,16 @@ impl<'a> QueryResourceGroupFilters<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<ResourceGroupFilterSearchResult, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ResourceGroupFilterSearchResult> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<ResourceGroupFilterSearchResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<ResourceGroupFilterSearchResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -673,22 +659,16 @@ impl<'a> GetResourceGroup<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::ResourceGroup, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::ResourceGroup> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::ResourceGroup>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::ResourceGroup>,
     > {
         self.req.send_json_with_response()
     }
@@ -736,22 +716,16 @@ impl<'a> UpdateResourceGroup<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::ResourceGroup, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::ResourceGroup> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::ResourceGroup>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::ResourceGroup>,
     > {
         self.req.send_json_with_response()
     }

@@ -916,7 +916,7 @@ impl serde::Serialize for ScheduleIds {
             v: &ScheduleIds,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.field("ids", &v.ids);
+            w.list("ids", &v.ids);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
@@ -931,7 +931,7 @@ impl<'de> serde::Deserialize<'de> for ScheduleIds {
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<ScheduleIds, ruckus_one_runtime::internal::object::FieldError> {
             let value = ScheduleIds {
-                ids: f.required("ids")?,
+                ids: f.required_list("ids")?,
             };
             Ok(value)
         }
@@ -971,7 +971,7 @@ impl serde::Serialize for ScheduleList {
             v: &ScheduleList,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("result", &v.result);
+            w.optional_list("result", &v.result);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -987,7 +987,7 @@ impl<'de> serde::Deserialize<'de> for ScheduleList {
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<ScheduleList, ruckus_one_runtime::internal::object::FieldError> {
             let value = ScheduleList {
-                result: f.optional("result"),
+                result: f.optional_list("result"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1708,22 +1708,16 @@ impl<'a> RetryFailedReportSchedules<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<ScheduleBatchResult, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ScheduleBatchResult> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<ScheduleBatchResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<ScheduleBatchResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -1771,22 +1765,16 @@ impl<'a> DeleteSchedules<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<ScheduleBatchResult, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ScheduleBatchResult> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<ScheduleBatchResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<ScheduleBatchResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -1843,23 +1831,14 @@ impl<'a> ListSchedules<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<ScheduleList, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ScheduleList> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<ScheduleList>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<ScheduleList>> {
         self.req.send_json_with_response()
     }
 }
@@ -1906,23 +1885,14 @@ impl<'a> CreateSchedule<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<ScheduleCreated, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ScheduleCreated> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<ScheduleCreated>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<ScheduleCreated>> {
         self.req.send_json_with_response()
     }
 }
@@ -1971,20 +1941,16 @@ impl<'a> GetScheduleExecutionLogs<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<Vec<ScheduleExecutionLogEntry>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, Vec<ScheduleExecutionLogEntry>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<Vec<ScheduleExecutionLogEntry>>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<Vec<ScheduleExecutionLogEntry>>,
     > {
         self.req.send_json_with_response()
     }
@@ -2032,21 +1998,14 @@ impl<'a> GetSchedule<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<Schedule, ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Schedule> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<Schedule>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Schedule>> {
         self.req.send_json_with_response()
     }
 }
@@ -2093,23 +2052,14 @@ impl<'a> UpdateSchedule<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<ScheduleUpdated, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ScheduleUpdated> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<ScheduleUpdated>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<ScheduleUpdated>> {
         self.req.send_json_with_response()
     }
 }

@@ -267,7 +267,7 @@ impl serde::Serialize for Activity {
             w.optional("serialNumber", &v.serial_number);
             w.optional("eventId", &v.event_id);
             w.optional("descriptionTemplate", &v.description_template);
-            w.optional("descriptionData", &v.description_data);
+            w.optional_list("descriptionData", &v.description_data);
             w.optional("severity", &v.severity);
             w.rest(&v.additional_fields);
         }
@@ -299,7 +299,7 @@ impl<'de> serde::Deserialize<'de> for Activity {
                 serial_number: f.optional("serialNumber"),
                 event_id: f.optional("eventId"),
                 description_template: f.optional("descriptionTemplate"),
-                description_data: f.optional("descriptionData"),
+                description_data: f.optional_list("descriptionData"),
                 severity: f.optional("severity"),
                 additional_fields: f.rest(),
             };
@@ -457,7 +457,7 @@ impl serde::Serialize for ActivityQuery {
             w.optional("filters", &v.filters);
             w.optional("page", &v.page);
             w.optional("pageSize", &v.page_size);
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("sortField", &v.sort_field);
             w.optional("sortOrder", &v.sort_order);
             w.rest(&v.additional_fields);
@@ -478,7 +478,7 @@ impl<'de> serde::Deserialize<'de> for ActivityQuery {
                 filters: f.optional("filters"),
                 page: f.optional("page"),
                 page_size: f.optional("pageSize"),
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 sort_field: f.optional("sortField"),
                 sort_order: f.optional("sortOrder"),
                 additional_fields: f.rest(),
@@ -559,7 +559,7 @@ impl serde::Serialize for ActivityQueryFilters {
             v: &ActivityQueryFilters,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("id", &v.id);
+            w.optional_list("id", &v.id);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
@@ -577,7 +577,7 @@ impl<'de> serde::Deserialize<'de> for ActivityQueryFilters {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ActivityQueryFilters {
-                id: f.optional("id"),
+                id: f.optional_list("id"),
             };
             f.check()?;
             Ok(value)
@@ -888,7 +888,7 @@ pub struct QueryData {
 impl serde::Serialize for QueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &QueryData, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("sortField", &v.sort_field);
             w.optional("sortOrder", &v.sort_order);
             w.optional("page", &v.page);
@@ -909,7 +909,7 @@ impl<'de> serde::Deserialize<'de> for QueryData {
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<QueryData, ruckus_one_runtime::internal::object::FieldError> {
             let value = QueryData {
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 sort_field: f.optional("sortField"),
                 sort_order: f.optional("sortOrder"),
                 page: f.optional("page"),
@@ -998,10 +998,10 @@ impl serde::Serialize for QueryResponseDevice {
             v: &QueryResponseDevice,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
-            w.optional("data", &v.data);
+            w.optional_list("data", &v.data);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -1020,10 +1020,10 @@ impl<'de> serde::Deserialize<'de> for QueryResponseDevice {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseDevice {
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
-                data: f.optional("data"),
+                data: f.optional_list("data"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1298,21 +1298,14 @@ impl<'a> GetActivity<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<Activity, ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Activity> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<Activity>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Activity>> {
         self.req.send_json_with_response()
     }
 }
@@ -1378,22 +1371,16 @@ impl<'a> QueryActivities<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResult> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::QueryResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::QueryResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -1441,21 +1428,14 @@ impl<'a> UpdateActivityNotification<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<Activity, ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Activity> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<Activity>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Activity>> {
         self.req.send_json_with_response()
     }
 }
@@ -1521,22 +1501,16 @@ impl<'a> FindActivityDevices<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<QueryResponseDevice, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, QueryResponseDevice> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<QueryResponseDevice>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<QueryResponseDevice>,
     > {
         self.req.send_json_with_response()
     }
@@ -1584,22 +1558,16 @@ impl<'a> DeleteSchedule<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }

@@ -989,7 +989,7 @@ impl serde::Serialize for PagedResponseResourceDynamicPolicyTemplate {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("paging", &v.paging);
-            w.optional("content", &v.content);
+            w.optional_list("content", &v.content);
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
@@ -1010,7 +1010,7 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourceDynamicPolicyTemplate
         > {
             let value = PagedResponseResourceDynamicPolicyTemplate {
                 paging: f.optional("paging"),
-                content: f.optional("content"),
+                content: f.optional_list("content"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
             };
@@ -1074,7 +1074,7 @@ impl serde::Serialize for PagedResponseResourceDynamicPolicyTemplateAttribute {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("paging", &v.paging);
-            w.optional("content", &v.content);
+            w.optional_list("content", &v.content);
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
@@ -1096,7 +1096,7 @@ for PagedResponseResourceDynamicPolicyTemplateAttribute {
         > {
             let value = PagedResponseResourceDynamicPolicyTemplateAttribute {
                 paging: f.optional("paging"),
-                content: f.optional("content"),
+                content: f.optional_list("content"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
             };
@@ -1165,7 +1165,7 @@ impl serde::Serialize for PagedResponseResourcePolicy {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("paging", &v.paging);
-            w.optional("content", &v.content);
+            w.optional_list("content", &v.content);
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
@@ -1186,7 +1186,7 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourcePolicy {
         > {
             let value = PagedResponseResourcePolicy {
                 paging: f.optional("paging"),
-                content: f.optional("content"),
+                content: f.optional_list("content"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
             };
@@ -1249,7 +1249,7 @@ impl serde::Serialize for PagedResponseResourcePolicyCondition {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("paging", &v.paging);
-            w.optional("content", &v.content);
+            w.optional_list("content", &v.content);
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
@@ -1270,7 +1270,7 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourcePolicyCondition {
         > {
             let value = PagedResponseResourcePolicyCondition {
                 paging: f.optional("paging"),
-                content: f.optional("content"),
+                content: f.optional_list("content"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
             };
@@ -1333,7 +1333,7 @@ impl serde::Serialize for PagedResponseResourcePolicySet {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("paging", &v.paging);
-            w.optional("content", &v.content);
+            w.optional_list("content", &v.content);
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
@@ -1354,7 +1354,7 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourcePolicySet {
         > {
             let value = PagedResponseResourcePolicySet {
                 paging: f.optional("paging"),
-                content: f.optional("content"),
+                content: f.optional_list("content"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
             };
@@ -1417,7 +1417,7 @@ impl serde::Serialize for PagedResponseResourcePolicySetAssignment {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("paging", &v.paging);
-            w.optional("content", &v.content);
+            w.optional_list("content", &v.content);
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
@@ -1438,7 +1438,7 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourcePolicySetAssignment {
         > {
             let value = PagedResponseResourcePolicySetAssignment {
                 paging: f.optional("paging"),
-                content: f.optional("content"),
+                content: f.optional_list("content"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
             };
@@ -1502,7 +1502,7 @@ impl serde::Serialize for PagedResponseResourcePrioritizedPolicy {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("paging", &v.paging);
-            w.optional("content", &v.content);
+            w.optional_list("content", &v.content);
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
@@ -1523,7 +1523,7 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourcePrioritizedPolicy {
         > {
             let value = PagedResponseResourcePrioritizedPolicy {
                 paging: f.optional("paging"),
-                content: f.optional("content"),
+                content: f.optional_list("content"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
             };
@@ -1597,7 +1597,7 @@ impl serde::Serialize for Policy {
             w.optional("onMatchResponse", &v.on_match_response);
             w.optional("policySetCount", &v.policy_set_count);
             w.optional("conditionsCount", &v.conditions_count);
-            w.optional("policySetNames", &v.policy_set_names);
+            w.optional_list("policySetNames", &v.policy_set_names);
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
@@ -1621,7 +1621,7 @@ impl<'de> serde::Deserialize<'de> for Policy {
                 on_match_response: f.optional("onMatchResponse"),
                 policy_set_count: f.optional("policySetCount"),
                 conditions_count: f.optional("conditionsCount"),
-                policy_set_names: f.optional("policySetNames"),
+                policy_set_names: f.optional_list("policySetNames"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
             };
@@ -1952,8 +1952,8 @@ impl serde::Serialize for PolicySet {
             w.field("description", &v.description);
             w.optional("mappedPolicyCount", &v.mapped_policy_count);
             w.optional("assignmentCount", &v.assignment_count);
-            w.optional("policyNames", &v.policy_names);
-            w.optional("externalAssignments", &v.external_assignments);
+            w.optional_list("policyNames", &v.policy_names);
+            w.optional_list("externalAssignments", &v.external_assignments);
             w.optional("policyOverrideEnabled", &v.policy_override_enabled);
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
@@ -1976,8 +1976,8 @@ impl<'de> serde::Deserialize<'de> for PolicySet {
                 description: f.required("description")?,
                 mapped_policy_count: f.optional("mappedPolicyCount"),
                 assignment_count: f.optional("assignmentCount"),
-                policy_names: f.optional("policyNames"),
-                external_assignments: f.optional("externalAssignments"),
+                policy_names: f.optional_list("policyNames"),
+                external_assignments: f.optional_list("externalAssignments"),
                 policy_override_enabled: f.optional("policyOverrideEnabled"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
@@ -2149,7 +2149,7 @@ impl serde::Serialize for PolicySetAssignmentGroups {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("identityName", &v.identity_name);
-            w.field("identityId", &v.identity_id);
+            w.list("identityId", &v.identity_id);
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
@@ -2170,7 +2170,7 @@ impl<'de> serde::Deserialize<'de> for PolicySetAssignmentGroups {
         > {
             let value = PolicySetAssignmentGroups {
                 identity_name: f.required("identityName")?,
-                identity_id: f.required("identityId")?,
+                identity_id: f.required_list("identityId")?,
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
             };
@@ -3353,22 +3353,16 @@ impl<'a> GetPrioritizedRuleById<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<PrioritizedPolicy, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PrioritizedPolicy> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PrioritizedPolicy>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<PrioritizedPolicy>,
     > {
         self.req.send_json_with_response()
     }
@@ -3436,22 +3430,16 @@ impl<'a> AssignPolicyToPolicySetWithPriority<'a> {
     }
     /// Sends the request and decodes the `201` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<PrioritizedPolicy, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PrioritizedPolicy> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PrioritizedPolicy>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<PrioritizedPolicy>,
     > {
         self.req.send_json_with_response()
     }
@@ -3516,22 +3504,16 @@ impl<'a> RemoveMappedPolicySet<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -3640,22 +3622,16 @@ impl<'a> GetAllPoliciesUnderTemplate<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<PagedResponseResourcePolicy, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PagedResponseResourcePolicy> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PagedResponseResourcePolicy>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<PagedResponseResourcePolicy>,
     > {
         self.req.send_json_with_response()
     }
@@ -3724,11 +3700,9 @@ impl<'a> CreatePolicy<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<Policy, super::activities::Activity>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<Policy, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
@@ -3736,9 +3710,7 @@ impl<'a> CreatePolicy<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<Policy>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Policy>> {
         self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
@@ -3752,11 +3724,9 @@ impl<'a> CreatePolicy<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<Policy, super::activities::Activity>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<Policy, super::activities::Activity>,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -3869,20 +3839,16 @@ impl<'a> GetAllConditionForPolicy<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<PagedResponseResourcePolicyCondition, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, PagedResponseResourcePolicyCondition> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PagedResponseResourcePolicyCondition>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<PagedResponseResourcePolicyCondition>,
     > {
         self.req.send_json_with_response()
     }
@@ -3947,23 +3913,14 @@ impl<'a> CreatePolicyCondition<'a> {
     }
     /// Sends the request and decodes the `201` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<PolicyCondition, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PolicyCondition> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PolicyCondition>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<PolicyCondition>> {
         self.req.send_json_with_response()
     }
 }
@@ -4055,22 +4012,16 @@ impl<'a> GetAllPoliciesForTemplateByQuery<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<PagedResponseResourcePolicy, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PagedResponseResourcePolicy> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PagedResponseResourcePolicy>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<PagedResponseResourcePolicy>,
     > {
         self.req.send_json_with_response()
     }
@@ -4170,11 +4121,9 @@ impl<'a> QueryAttributeForTemplate<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            PagedResponseResourceDynamicPolicyTemplateAttribute,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        PagedResponseResourceDynamicPolicyTemplateAttribute,
     > {
         self.req.send_json()
     }
@@ -4182,13 +4131,9 @@ impl<'a> QueryAttributeForTemplate<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                PagedResponseResourceDynamicPolicyTemplateAttribute,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<PagedResponseResourceDynamicPolicyTemplateAttribute>,
     > {
         self.req.send_json_with_response()
     }
@@ -4285,23 +4230,16 @@ impl<'a> GetAllTemplatesByQuery<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            PagedResponseResourceDynamicPolicyTemplate,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, PagedResponseResourceDynamicPolicyTemplate> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PagedResponseResourceDynamicPolicyTemplate>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<PagedResponseResourceDynamicPolicyTemplate>,
     > {
         self.req.send_json_with_response()
     }
@@ -4397,22 +4335,16 @@ impl<'a> GetAllPoliciesAcrossTemplatesByQuery<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<PagedResponseResourcePolicy, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PagedResponseResourcePolicy> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PagedResponseResourcePolicy>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<PagedResponseResourcePolicy>,
     > {
         self.req.send_json_with_response()
     }
@@ -4477,23 +4409,14 @@ impl<'a> CreatePolicySet<'a> {
     }
     /// Sends the request and decodes the `201` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<PolicySet, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PolicySet> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PolicySet>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<PolicySet>> {
         self.req.send_json_with_response()
     }
 }
@@ -4592,23 +4515,16 @@ impl<'a> GetAllPolicySetsAssignmentsByQuery<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            PagedResponseResourcePolicySetAssignment,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, PagedResponseResourcePolicySetAssignment> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PagedResponseResourcePolicySetAssignment>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<PagedResponseResourcePolicySetAssignment>,
     > {
         self.req.send_json_with_response()
     }
@@ -4703,20 +4619,16 @@ impl<'a> GetAllPolicySetsByQuery<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<PagedResponseResourcePolicySet, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, PagedResponseResourcePolicySet> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PagedResponseResourcePolicySet>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<PagedResponseResourcePolicySet>,
     > {
         self.req.send_json_with_response()
     }
@@ -4781,18 +4693,14 @@ impl<'a> GetPolicyById<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<Policy, ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Policy> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<Policy>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Policy>> {
         self.req.send_json_with_response()
     }
 }
@@ -4856,22 +4764,16 @@ impl<'a> DeletePolicy<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -4936,18 +4838,14 @@ impl<'a> UpdatePolicy<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<Policy, ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Policy> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<Policy>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Policy>> {
         self.req.send_json_with_response()
     }
 }
@@ -5011,23 +4909,14 @@ impl<'a> GetConditionById<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<PolicyCondition, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PolicyCondition> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PolicyCondition>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<PolicyCondition>> {
         self.req.send_json_with_response()
     }
 }
@@ -5091,22 +4980,16 @@ impl<'a> DeletePolicyConditions<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -5171,23 +5054,14 @@ impl<'a> UpdateCondition<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<PolicyCondition, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PolicyCondition> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PolicyCondition>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<PolicyCondition>> {
         self.req.send_json_with_response()
     }
 }
@@ -5251,23 +5125,14 @@ impl<'a> GetPolicySetById<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<PolicySet, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PolicySet> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PolicySet>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<PolicySet>> {
         self.req.send_json_with_response()
     }
 }
@@ -5331,22 +5196,16 @@ impl<'a> DeletePolicySet<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -5411,23 +5270,14 @@ impl<'a> UpdatePolicySet<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<PolicySet, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PolicySet> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PolicySet>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<PolicySet>> {
         self.req.send_json_with_response()
     }
 }
@@ -5491,22 +5341,16 @@ impl<'a> GetPolicyTemplateById<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<DynamicPolicyTemplate, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, DynamicPolicyTemplate> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<DynamicPolicyTemplate>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<DynamicPolicyTemplate>,
     > {
         self.req.send_json_with_response()
     }
@@ -5622,11 +5466,9 @@ impl<'a> GetAttributesForTemplate<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            PagedResponseResourceDynamicPolicyTemplateAttribute,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        PagedResponseResourceDynamicPolicyTemplateAttribute,
     > {
         self.req.send_json()
     }
@@ -5634,13 +5476,9 @@ impl<'a> GetAttributesForTemplate<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                PagedResponseResourceDynamicPolicyTemplateAttribute,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<PagedResponseResourceDynamicPolicyTemplateAttribute>,
     > {
         self.req.send_json_with_response()
     }
@@ -5707,20 +5545,16 @@ impl<'a> GetAttributesByIdForTemplate<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<DynamicPolicyTemplateAttribute, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, DynamicPolicyTemplateAttribute> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<DynamicPolicyTemplateAttribute>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<DynamicPolicyTemplateAttribute>,
     > {
         self.req.send_json_with_response()
     }
@@ -5787,23 +5621,16 @@ impl<'a> GetAllPrioritizedPolicies<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            PagedResponseResourcePrioritizedPolicy,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, PagedResponseResourcePrioritizedPolicy> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PagedResponseResourcePrioritizedPolicy>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<PagedResponseResourcePrioritizedPolicy>,
     > {
         self.req.send_json_with_response()
     }
@@ -5916,23 +5743,16 @@ impl<'a> GetAllPolicySetAssignments<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            PagedResponseResourcePolicySetAssignment,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, PagedResponseResourcePolicySetAssignment> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PagedResponseResourcePolicySetAssignment>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<PagedResponseResourcePolicySetAssignment>,
     > {
         self.req.send_json_with_response()
     }
@@ -5997,22 +5817,16 @@ impl<'a> GetAssignmentById<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<PolicySetAssignment, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PolicySetAssignment> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PolicySetAssignment>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<PolicySetAssignment>,
     > {
         self.req.send_json_with_response()
     }

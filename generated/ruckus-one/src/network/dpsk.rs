@@ -61,7 +61,7 @@ impl serde::Serialize for DpskPassphrase {
             w.optional("phoneNumber", &v.phone_number);
             w.optional("revocationDate", &v.revocation_date);
             w.optional("revocationReason", &v.revocation_reason);
-            w.optional("devices", &v.devices);
+            w.optional_list("devices", &v.devices);
             w.optional("isReferenced", &v.is_referenced);
             w.optional("identityId", &v.identity_id);
             w.optional("mac", &v.mac);
@@ -92,7 +92,7 @@ impl<'de> serde::Deserialize<'de> for DpskPassphrase {
                 phone_number: f.optional("phoneNumber"),
                 revocation_date: f.optional("revocationDate"),
                 revocation_reason: f.optional("revocationReason"),
-                devices: f.optional("devices"),
+                devices: f.optional_list("devices"),
                 is_referenced: f.optional("isReferenced"),
                 identity_id: f.optional("identityId"),
                 mac: f.optional("mac"),
@@ -732,14 +732,14 @@ impl serde::Serialize for DpskPassphraseFilters {
             v: &DpskPassphraseFilters,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("networkId", &v.network_id);
-            w.optional("vlanId", &v.vlan_id);
-            w.optional("passphrase", &v.passphrase);
-            w.optional("mac", &v.mac);
-            w.optional("username", &v.username);
-            w.optional("email", &v.email);
-            w.optional("phoneNumber", &v.phone_number);
-            w.optional("status", &v.status);
+            w.optional_list("networkId", &v.network_id);
+            w.optional_list("vlanId", &v.vlan_id);
+            w.optional_list("passphrase", &v.passphrase);
+            w.optional_list("mac", &v.mac);
+            w.optional_list("username", &v.username);
+            w.optional_list("email", &v.email);
+            w.optional_list("phoneNumber", &v.phone_number);
+            w.optional_list("status", &v.status);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -758,14 +758,14 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseFilters {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = DpskPassphraseFilters {
-                network_id: f.optional("networkId"),
-                vlan_id: f.optional("vlanId"),
-                passphrase: f.optional("passphrase"),
-                mac: f.optional("mac"),
-                username: f.optional("username"),
-                email: f.optional("email"),
-                phone_number: f.optional("phoneNumber"),
-                status: f.optional("status"),
+                network_id: f.optional_list("networkId"),
+                vlan_id: f.optional_list("vlanId"),
+                passphrase: f.optional_list("passphrase"),
+                mac: f.optional_list("mac"),
+                username: f.optional_list("username"),
+                email: f.optional_list("email"),
+                phone_number: f.optional_list("phoneNumber"),
+                status: f.optional_list("status"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -920,12 +920,12 @@ impl serde::Serialize for DpskPassphraseQueryRequest {
             v: &DpskPassphraseQueryRequest,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("page", &v.page);
             w.optional("pageSize", &v.page_size);
             w.optional("sortField", &v.sort_field);
             w.optional("sortOrder", &v.sort_order);
-            w.optional("searchTargetFields", &v.search_target_fields);
+            w.optional_list("searchTargetFields", &v.search_target_fields);
             w.optional("searchString", &v.search_string);
             w.optional("filters", &v.filters);
             w.rest(&v.additional_fields);
@@ -946,12 +946,12 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseQueryRequest {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = DpskPassphraseQueryRequest {
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 page: f.optional("page"),
                 page_size: f.optional("pageSize"),
                 sort_field: f.optional("sortField"),
                 sort_order: f.optional("sortOrder"),
-                search_target_fields: f.optional("searchTargetFields"),
+                search_target_fields: f.optional_list("searchTargetFields"),
                 search_string: f.optional("searchString"),
                 filters: f.optional("filters"),
                 additional_fields: f.rest(),
@@ -1050,11 +1050,11 @@ impl serde::Serialize for DpskPassphraseQueryResponse {
             v: &DpskPassphraseQueryResponse,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
             w.optional("totalPages", &v.total_pages);
             w.optional("page", &v.page);
-            w.optional("data", &v.data);
+            w.optional_list("data", &v.data);
             w.optional("pagination", &v.pagination);
             w.rest(&v.additional_fields);
         }
@@ -1074,11 +1074,11 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseQueryResponse {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = DpskPassphraseQueryResponse {
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 total_pages: f.optional("totalPages"),
                 page: f.optional("page"),
-                data: f.optional("data"),
+                data: f.optional_list("data"),
                 pagination: f.optional("pagination"),
                 additional_fields: f.rest(),
             };
@@ -1222,7 +1222,7 @@ impl serde::Serialize for DpskPassphrasesPatchRequest {
             v: &DpskPassphrasesPatchRequest,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.field("ids", &v.ids);
+            w.list("ids", &v.ids);
             w.field("changes", &v.changes);
             w.rest(&v.additional_fields);
         }
@@ -1242,7 +1242,7 @@ impl<'de> serde::Deserialize<'de> for DpskPassphrasesPatchRequest {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = DpskPassphrasesPatchRequest {
-                ids: f.required("ids")?,
+                ids: f.required_list("ids")?,
                 changes: f.required("changes")?,
                 additional_fields: f.rest(),
             };
@@ -1329,7 +1329,7 @@ impl serde::Serialize for DpskPool {
             w.optional("networkCount", &v.network_count);
             w.optional("isEnforced", &v.is_enforced);
             w.optional("identityId", &v.identity_id);
-            w.optional("networkIds", &v.network_ids);
+            w.optional_list("networkIds", &v.network_ids);
             w.optional("policySetId", &v.policy_set_id);
             w.rest(&v.additional_fields);
         }
@@ -1362,7 +1362,7 @@ impl<'de> serde::Deserialize<'de> for DpskPool {
                 network_count: f.optional("networkCount"),
                 is_enforced: f.optional("isEnforced"),
                 identity_id: f.optional("identityId"),
-                network_ids: f.optional("networkIds"),
+                network_ids: f.optional_list("networkIds"),
                 policy_set_id: f.optional("policySetId"),
                 additional_fields: f.rest(),
             };
@@ -1667,12 +1667,12 @@ impl serde::Serialize for DpskPoolQueryResponse {
             v: &DpskPoolQueryResponse,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
             w.optional("totalPages", &v.total_pages);
             w.optional("page", &v.page);
-            w.optional("data", &v.data);
-            w.optional("content", &v.content);
+            w.optional_list("data", &v.data);
+            w.optional_list("content", &v.content);
             w.optional("empty", &v.empty);
             w.optional("first", &v.first);
             w.optional("last", &v.last);
@@ -1700,12 +1700,12 @@ impl<'de> serde::Deserialize<'de> for DpskPoolQueryResponse {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = DpskPoolQueryResponse {
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 total_pages: f.optional("totalPages"),
                 page: f.optional("page"),
-                data: f.optional("data"),
-                content: f.optional("content"),
+                data: f.optional_list("data"),
+                content: f.optional_list("content"),
                 empty: f.optional("empty"),
                 first: f.optional("first"),
                 last: f.optional("last"),
@@ -1890,7 +1890,7 @@ impl serde::Serialize for DpskPoolQueryResponseContentItem {
             w.optional("lastUpdationDate", &v.last_updation_date);
             w.optional("name", &v.name);
             w.optional("networkCount", &v.network_count);
-            w.optional("networkIds", &v.network_ids);
+            w.optional_list("networkIds", &v.network_ids);
             w.optional("passphraseFormat", &v.passphrase_format);
             w.optional("passphraseLength", &v.passphrase_length);
             w.optional("policyDefaultAccess", &v.policy_default_access);
@@ -1923,7 +1923,7 @@ impl<'de> serde::Deserialize<'de> for DpskPoolQueryResponseContentItem {
                 last_updation_date: f.optional("lastUpdationDate"),
                 name: f.optional("name"),
                 network_count: f.optional("networkCount"),
-                network_ids: f.optional("networkIds"),
+                network_ids: f.optional_list("networkIds"),
                 passphrase_format: f.optional("passphraseFormat"),
                 passphrase_length: f.optional("passphraseLength"),
                 policy_default_access: f.optional("policyDefaultAccess"),
@@ -2474,11 +2474,11 @@ impl serde::Serialize for DpskPoolTemplateQueryResponse {
             v: &DpskPoolTemplateQueryResponse,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
             w.optional("totalPages", &v.total_pages);
             w.optional("page", &v.page);
-            w.optional("data", &v.data);
+            w.optional_list("data", &v.data);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -2497,11 +2497,11 @@ impl<'de> serde::Deserialize<'de> for DpskPoolTemplateQueryResponse {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = DpskPoolTemplateQueryResponse {
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 total_pages: f.optional("totalPages"),
                 page: f.optional("page"),
-                data: f.optional("data"),
+                data: f.optional_list("data"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -3707,22 +3707,16 @@ impl<'a> CreateDpskService<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -3770,22 +3764,16 @@ impl<'a> ListDpskServices<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -3879,22 +3867,16 @@ impl<'a> QueryDpskServices<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<DpskPoolQueryResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, DpskPoolQueryResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<DpskPoolQueryResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<DpskPoolQueryResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -3964,21 +3946,14 @@ impl<'a> GetDpskService<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<DpskPool, ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, DpskPool> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<DpskPool>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<DpskPool>> {
         self.req.send_json_with_response()
     }
 }
@@ -4056,13 +4031,11 @@ impl<'a> UpdateDpskService<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -4071,11 +4044,9 @@ impl<'a> UpdateDpskService<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -4090,13 +4061,11 @@ impl<'a> UpdateDpskService<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -4176,13 +4145,11 @@ impl<'a> PatchDpskService<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -4191,11 +4158,9 @@ impl<'a> PatchDpskService<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -4210,13 +4175,11 @@ impl<'a> PatchDpskService<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -4291,13 +4254,11 @@ impl<'a> DeleteDpskService<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -4306,11 +4267,9 @@ impl<'a> DeleteDpskService<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -4325,13 +4284,11 @@ impl<'a> DeleteDpskService<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -4387,22 +4344,16 @@ impl<'a> AddIdentityGroupToDpskService<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -4450,22 +4401,16 @@ impl<'a> RemoveIdentityGroupFromDpskService<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -4520,22 +4465,16 @@ impl<'a> CreateDpskPassphrase<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -4616,18 +4555,14 @@ impl<'a> ImportDpskPassphrases<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, String> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<String>> {
         self.req.send_json_with_response()
     }
 }
@@ -4705,13 +4640,11 @@ impl<'a> CreateDpskServicePassphrases<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -4720,11 +4653,9 @@ impl<'a> CreateDpskServicePassphrases<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -4739,13 +4670,11 @@ impl<'a> CreateDpskServicePassphrases<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -4867,20 +4796,16 @@ impl<'a> ListDpskServicePassphrases<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::IdentityServicePage, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, super::common::IdentityServicePage> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::IdentityServicePage>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::IdentityServicePage>,
     > {
         self.req.send_json_with_response()
     }
@@ -4974,22 +4899,16 @@ impl<'a> QueryDpskServicePassphrases<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<DpskPassphraseQueryResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, DpskPassphraseQueryResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<DpskPassphraseQueryResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<DpskPassphraseQueryResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -5059,23 +4978,14 @@ impl<'a> GetDpskServicePassphrase<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<DpskPassphrase, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, DpskPassphrase> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<DpskPassphrase>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<DpskPassphrase>> {
         self.req.send_json_with_response()
     }
 }
@@ -5153,13 +5063,11 @@ impl<'a> DeleteDpskServicePassphrases<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -5168,11 +5076,9 @@ impl<'a> DeleteDpskServicePassphrases<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -5187,13 +5093,11 @@ impl<'a> DeleteDpskServicePassphrases<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -5263,13 +5167,11 @@ impl<'a> CreateIdentityGroupDpskService<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -5278,11 +5180,9 @@ impl<'a> CreateIdentityGroupDpskService<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -5297,13 +5197,11 @@ impl<'a> CreateIdentityGroupDpskService<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -5356,13 +5254,11 @@ impl<'a> CreateTemplateDpskService<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -5371,11 +5267,9 @@ impl<'a> CreateTemplateDpskService<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -5390,13 +5284,11 @@ impl<'a> CreateTemplateDpskService<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -5455,21 +5347,14 @@ impl<'a> GetTemplateDpskService<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<DpskPool, ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, DpskPool> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<DpskPool>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<DpskPool>> {
         self.req.send_json_with_response()
     }
 }
@@ -5520,13 +5405,11 @@ impl<'a> UpdateTemplateDpskService<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -5535,11 +5418,9 @@ impl<'a> UpdateTemplateDpskService<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -5554,13 +5435,11 @@ impl<'a> UpdateTemplateDpskService<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -5613,13 +5492,11 @@ impl<'a> PatchTemplateDpskService<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -5628,11 +5505,9 @@ impl<'a> PatchTemplateDpskService<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -5647,13 +5522,11 @@ impl<'a> PatchTemplateDpskService<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -5706,13 +5579,11 @@ impl<'a> DeleteTemplateDpskService<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -5721,11 +5592,9 @@ impl<'a> DeleteTemplateDpskService<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -5740,13 +5609,11 @@ impl<'a> DeleteTemplateDpskService<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -5814,22 +5681,16 @@ impl<'a> QueryTemplateDpskServices<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<DpskPoolTemplateQueryResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, DpskPoolTemplateQueryResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<DpskPoolTemplateQueryResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<DpskPoolTemplateQueryResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -5901,13 +5762,11 @@ impl<'a> CreateTemplateIdentityGroupDpskService<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -5916,11 +5775,9 @@ impl<'a> CreateTemplateIdentityGroupDpskService<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -5935,13 +5792,11 @@ impl<'a> CreateTemplateIdentityGroupDpskService<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -5990,21 +5845,14 @@ impl<'a> ListTemplateWifiNetworkDpskServices<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<DpskPool, ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, DpskPool> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<DpskPool>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<DpskPool>> {
         self.req.send_json_with_response()
     }
 }
@@ -6072,13 +5920,11 @@ impl<'a> AddDpskPoolToIdentityGroup<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -6087,11 +5933,9 @@ impl<'a> AddDpskPoolToIdentityGroup<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -6106,13 +5950,11 @@ impl<'a> AddDpskPoolToIdentityGroup<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -6182,13 +6024,11 @@ impl<'a> UpdatePolicySetId<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -6197,11 +6037,9 @@ impl<'a> UpdatePolicySetId<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -6216,13 +6054,11 @@ impl<'a> UpdatePolicySetId<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -6292,13 +6128,11 @@ impl<'a> RemovePolicySetId<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -6307,11 +6141,9 @@ impl<'a> RemovePolicySetId<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -6326,13 +6158,11 @@ impl<'a> RemovePolicySetId<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -6412,13 +6242,11 @@ impl<'a> ReplaceDpskPassphrase<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -6427,11 +6255,9 @@ impl<'a> ReplaceDpskPassphrase<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -6446,13 +6272,11 @@ impl<'a> ReplaceDpskPassphrase<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -6532,13 +6356,11 @@ impl<'a> PatchDpskPassphrase<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -6547,11 +6369,9 @@ impl<'a> PatchDpskPassphrase<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -6566,13 +6386,11 @@ impl<'a> PatchDpskPassphrase<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -6625,13 +6443,11 @@ impl<'a> CloneDpskPoolTemplate<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -6640,11 +6456,9 @@ impl<'a> CloneDpskPoolTemplate<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -6659,13 +6473,11 @@ impl<'a> CloneDpskPoolTemplate<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -6745,13 +6557,11 @@ impl<'a> UpdatePassphrases<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -6760,11 +6570,9 @@ impl<'a> UpdatePassphrases<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -6779,13 +6587,11 @@ impl<'a> UpdatePassphrases<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -6856,22 +6662,16 @@ impl<'a> GetPassphraseDevices<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<DpskPassphraseDevice, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, DpskPassphraseDevice> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<DpskPassphraseDevice>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<DpskPassphraseDevice>,
     > {
         self.req.send_json_with_response()
     }
@@ -6950,13 +6750,11 @@ impl<'a> CreatePassphraseDevice<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -6965,11 +6763,9 @@ impl<'a> CreatePassphraseDevice<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -6984,13 +6780,11 @@ impl<'a> CreatePassphraseDevice<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -7070,13 +6864,11 @@ impl<'a> DeletePassphraseDevices<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -7085,11 +6877,9 @@ impl<'a> DeletePassphraseDevices<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -7104,13 +6894,11 @@ impl<'a> DeletePassphraseDevices<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -7198,18 +6986,14 @@ impl<'a> ExportDpskPassphrase<'a> {
     }
     /// Sends the request and returns the `200` response body as text.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, String> {
         self.req.send_text()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<String>> {
         self.req.send_text_with_response()
     }
 }

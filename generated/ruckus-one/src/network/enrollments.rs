@@ -1201,7 +1201,7 @@ impl serde::Serialize for EnrollmentDetails {
             w.optional("ipAddress", &v.ip_address);
             w.optional("status", &v.status);
             w.optional("userAgentName", &v.user_agent_name);
-            w.optional("variables", &v.variables);
+            w.optional_list("variables", &v.variables);
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
@@ -1228,7 +1228,7 @@ impl<'de> serde::Deserialize<'de> for EnrollmentDetails {
                 ip_address: f.optional("ipAddress"),
                 status: f.optional("status"),
                 user_agent_name: f.optional("userAgentName"),
-                variables: f.optional("variables"),
+                variables: f.optional_list("variables"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
             };
@@ -1350,7 +1350,7 @@ impl serde::Serialize for EnrollmentQueryCriteria {
             w.optional("macAddress", &v.mac_address);
             w.optional("ipAddress", &v.ip_address);
             w.optional("status", &v.status);
-            w.optional("sortFields", &v.sort_fields);
+            w.optional_list("sortFields", &v.sort_fields);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -1378,7 +1378,7 @@ impl<'de> serde::Deserialize<'de> for EnrollmentQueryCriteria {
                 mac_address: f.optional("macAddress"),
                 ip_address: f.optional("ipAddress"),
                 status: f.optional("status"),
-                sort_fields: f.optional("sortFields"),
+                sort_fields: f.optional_list("sortFields"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2331,7 +2331,7 @@ impl serde::Serialize for PageEntityModelEnrollment {
             w.optional("first", &v.first);
             w.optional("last", &v.last);
             w.optional("size", &v.size);
-            w.optional("content", &v.content);
+            w.optional_list("content", &v.content);
             w.optional("number", &v.number);
             w.optional("sort", &v.sort);
             w.optional("pageable", &v.pageable);
@@ -2360,7 +2360,7 @@ impl<'de> serde::Deserialize<'de> for PageEntityModelEnrollment {
                 first: f.optional("first"),
                 last: f.optional("last"),
                 size: f.optional("size"),
-                content: f.optional("content"),
+                content: f.optional_list("content"),
                 number: f.optional("number"),
                 sort: f.optional("sort"),
                 pageable: f.optional("pageable"),
@@ -2488,7 +2488,7 @@ impl serde::Serialize for PageEntityModelEnrollmentRegistration {
             w.optional("first", &v.first);
             w.optional("last", &v.last);
             w.optional("size", &v.size);
-            w.optional("content", &v.content);
+            w.optional_list("content", &v.content);
             w.optional("number", &v.number);
             w.optional("sort", &v.sort);
             w.optional("pageable", &v.pageable);
@@ -2517,7 +2517,7 @@ impl<'de> serde::Deserialize<'de> for PageEntityModelEnrollmentRegistration {
                 first: f.optional("first"),
                 last: f.optional("last"),
                 size: f.optional("size"),
-                content: f.optional("content"),
+                content: f.optional_list("content"),
                 number: f.optional("number"),
                 sort: f.optional("sort"),
                 pageable: f.optional("pageable"),
@@ -2842,8 +2842,14 @@ impl serde::Serialize for StepConfig {
             w.optional("actionConfiguration", &v.action_configuration);
             w.optional("options", &v.options);
             w.optional("optionName", &v.option_name);
-            w.optional("providedEnrollmentVariables", &v.provided_enrollment_variables);
-            w.optional("requiredEnrollmentVariables", &v.required_enrollment_variables);
+            w.optional_list(
+                "providedEnrollmentVariables",
+                &v.provided_enrollment_variables,
+            );
+            w.optional_list(
+                "requiredEnrollmentVariables",
+                &v.required_enrollment_variables,
+            );
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -2866,8 +2872,10 @@ impl<'de> serde::Deserialize<'de> for StepConfig {
                 action_configuration: f.optional("actionConfiguration"),
                 options: f.optional("options"),
                 option_name: f.optional("optionName"),
-                provided_enrollment_variables: f.optional("providedEnrollmentVariables"),
-                required_enrollment_variables: f.optional("requiredEnrollmentVariables"),
+                provided_enrollment_variables: f
+                    .optional_list("providedEnrollmentVariables"),
+                required_enrollment_variables: f
+                    .optional_list("requiredEnrollmentVariables"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -3739,20 +3747,16 @@ impl<'a> QueryEnrollmentRegistrations<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<PageEntityModelEnrollmentRegistration, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, PageEntityModelEnrollmentRegistration> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PageEntityModelEnrollmentRegistration>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<PageEntityModelEnrollmentRegistration>,
     > {
         self.req.send_json_with_response()
     }
@@ -3843,22 +3847,16 @@ impl<'a> QueryEnrollments<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<PageEntityModelEnrollment, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PageEntityModelEnrollment> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PageEntityModelEnrollment>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<PageEntityModelEnrollment>,
     > {
         self.req.send_json_with_response()
     }
@@ -3923,22 +3921,16 @@ impl<'a> GetEnrollments<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<EnrollmentDetails, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, EnrollmentDetails> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<EnrollmentDetails>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<EnrollmentDetails>,
     > {
         self.req.send_json_with_response()
     }
@@ -4003,22 +3995,16 @@ impl<'a> GetEnrollmentRegistration<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<EnrollmentRegistration, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, EnrollmentRegistration> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<EnrollmentRegistration>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<EnrollmentRegistration>,
     > {
         self.req.send_json_with_response()
     }
@@ -4092,22 +4078,16 @@ impl<'a> GetStepForNav<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<EnrollmentStepConfig, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, EnrollmentStepConfig> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<EnrollmentStepConfig>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<EnrollmentStepConfig>,
     > {
         self.req.send_json_with_response()
     }
@@ -4183,11 +4163,9 @@ impl<'a> UpdateStep<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<AcceptedResponse, super::activities::Activity>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<AcceptedResponse, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
@@ -4195,11 +4173,9 @@ impl<'a> UpdateStep<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<AcceptedResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<AcceptedResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -4214,11 +4190,9 @@ impl<'a> UpdateStep<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<AcceptedResponse, super::activities::Activity>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<AcceptedResponse, super::activities::Activity>,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -4283,23 +4257,14 @@ impl<'a> Login<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<EnrollmentToken, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, EnrollmentToken> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<EnrollmentToken>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<EnrollmentToken>> {
         self.req.send_json_with_response()
     }
 }
@@ -4363,23 +4328,14 @@ impl<'a> GetEnrollmentWorkflow<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<WorkflowConfig, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, WorkflowConfig> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<WorkflowConfig>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<WorkflowConfig>> {
         self.req.send_json_with_response()
     }
 }
@@ -4443,22 +4399,16 @@ impl<'a> GetCurrentStep<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<EnrollmentStepConfig, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, EnrollmentStepConfig> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<EnrollmentStepConfig>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<EnrollmentStepConfig>,
     > {
         self.req.send_json_with_response()
     }
@@ -4506,22 +4456,16 @@ impl<'a> GetEnrollmentFileUrl<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::FileResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::FileResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::FileResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::FileResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -4586,23 +4530,14 @@ impl<'a> FetchEnrollment<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<Enrollment2, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Enrollment2> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<Enrollment2>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Enrollment2>> {
         self.req.send_json_with_response()
     }
 }
@@ -4666,18 +4601,14 @@ impl<'a> DownloadCertificate<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, String> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<String>> {
         self.req.send_json_with_response()
     }
 }

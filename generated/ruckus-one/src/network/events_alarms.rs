@@ -34,13 +34,13 @@ impl serde::Serialize for AlarmData {
         fn fields(v: &AlarmData, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("requestId", &v.request_id);
             w.optional("error", &v.error);
-            w.optional("errors", &v.errors);
-            w.optional("data", &v.data);
-            w.optional("fields", &v.fields);
+            w.optional_list("errors", &v.errors);
+            w.optional_list("data", &v.data);
+            w.optional_list("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
-            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.optional_list("subsequentQueries", &v.subsequent_queries);
             w.optional("status", &v.status);
-            w.optional("mspEcAlarmCountList", &v.msp_ec_alarm_count_list);
+            w.optional_list("mspEcAlarmCountList", &v.msp_ec_alarm_count_list);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -58,13 +58,13 @@ impl<'de> serde::Deserialize<'de> for AlarmData {
             let value = AlarmData {
                 request_id: f.optional("requestId"),
                 error: f.optional("error"),
-                errors: f.optional("errors"),
-                data: f.optional("data"),
-                fields: f.optional("fields"),
+                errors: f.optional_list("errors"),
+                data: f.optional_list("data"),
+                fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
-                subsequent_queries: f.optional("subsequentQueries"),
+                subsequent_queries: f.optional_list("subsequentQueries"),
                 status: f.optional("status"),
-                msp_ec_alarm_count_list: f.optional("mspEcAlarmCountList"),
+                msp_ec_alarm_count_list: f.optional_list("mspEcAlarmCountList"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -176,11 +176,11 @@ impl serde::Serialize for EventData {
         fn fields(v: &EventData, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("requestId", &v.request_id);
             w.optional("error", &v.error);
-            w.optional("errors", &v.errors);
-            w.optional("data", &v.data);
-            w.optional("fields", &v.fields);
+            w.optional_list("errors", &v.errors);
+            w.optional_list("data", &v.data);
+            w.optional_list("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
-            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.optional_list("subsequentQueries", &v.subsequent_queries);
             w.optional("message", &v.message);
             w.optional("page", &v.page);
             w.rest(&v.additional_fields);
@@ -200,11 +200,11 @@ impl<'de> serde::Deserialize<'de> for EventData {
             let value = EventData {
                 request_id: f.optional("requestId"),
                 error: f.optional("error"),
-                errors: f.optional("errors"),
-                data: f.optional("data"),
-                fields: f.optional("fields"),
+                errors: f.optional_list("errors"),
+                data: f.optional_list("data"),
+                fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
-                subsequent_queries: f.optional("subsequentQueries"),
+                subsequent_queries: f.optional_list("subsequentQueries"),
                 message: f.optional("message"),
                 page: f.optional("page"),
                 additional_fields: f.rest(),
@@ -313,7 +313,7 @@ impl serde::Serialize for EventMetasQuery {
             v: &EventMetasQuery,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("filters", &v.filters);
             w.rest(&v.additional_fields);
         }
@@ -330,7 +330,7 @@ impl<'de> serde::Deserialize<'de> for EventMetasQuery {
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<EventMetasQuery, ruckus_one_runtime::internal::object::FieldError> {
             let value = EventMetasQuery {
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 filters: f.optional("filters"),
                 additional_fields: f.rest(),
             };
@@ -398,8 +398,8 @@ impl serde::Serialize for EventsDynamicQueryPayload {
             w.optional("support", &v.support);
             w.optional("sortField", &v.sort_field);
             w.optional("sortOrder", &v.sort_order);
-            w.optional("fields", &v.fields);
-            w.optional("searchTargetFields", &v.search_target_fields);
+            w.optional_list("fields", &v.fields);
+            w.optional_list("searchTargetFields", &v.search_target_fields);
             w.optional("searchString", &v.search_string);
             w.optional("filters", &v.filters);
             w.optional("clientTimeZone", &v.client_time_zone);
@@ -430,8 +430,8 @@ impl<'de> serde::Deserialize<'de> for EventsDynamicQueryPayload {
                 support: f.optional("support"),
                 sort_field: f.optional("sortField"),
                 sort_order: f.optional("sortOrder"),
-                fields: f.optional("fields"),
-                search_target_fields: f.optional("searchTargetFields"),
+                fields: f.optional_list("fields"),
+                search_target_fields: f.optional_list("searchTargetFields"),
                 search_string: f.optional("searchString"),
                 filters: f.optional("filters"),
                 client_time_zone: f.optional("clientTimeZone"),
@@ -730,9 +730,9 @@ impl serde::Serialize for LastLoginResponse {
         ) {
             w.optional("requestId", &v.request_id);
             w.optional("error", &v.error);
-            w.optional("errors", &v.errors);
+            w.optional_list("errors", &v.errors);
             w.optional("count", &v.count);
-            w.optional("lastLoginList", &v.last_login_list);
+            w.optional_list("lastLoginList", &v.last_login_list);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -753,9 +753,9 @@ impl<'de> serde::Deserialize<'de> for LastLoginResponse {
             let value = LastLoginResponse {
                 request_id: f.optional("requestId"),
                 error: f.optional("error"),
-                errors: f.optional("errors"),
+                errors: f.optional_list("errors"),
                 count: f.optional("count"),
-                last_login_list: f.optional("lastLoginList"),
+                last_login_list: f.optional_list("lastLoginList"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1192,23 +1192,14 @@ impl<'a> QueryHistoricalClients<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<EventData, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, EventData> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<EventData>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<EventData>> {
         self.req.send_json_with_response()
     }
 }
@@ -1296,23 +1287,14 @@ impl<'a> QueryEvents<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<EventData, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, EventData> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<EventData>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<EventData>> {
         self.req.send_json_with_response()
     }
 }
@@ -1376,23 +1358,14 @@ impl<'a> QueryEventMetas<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<EventData, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, EventData> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<EventData>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<EventData>> {
         self.req.send_json_with_response()
     }
 }
@@ -1456,23 +1429,14 @@ impl<'a> QueryEventDetails<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<EventData, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, EventData> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<EventData>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<EventData>> {
         self.req.send_json_with_response()
     }
 }
@@ -1536,18 +1500,14 @@ impl<'a> ExportEventsCsv<'a> {
     }
     /// Sends the request and returns the `200` response body as text.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, String> {
         self.req.send_text()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<String>> {
         self.req.send_text_with_response()
     }
 }
@@ -1611,22 +1571,16 @@ impl<'a> ListAdminGroupLatestLogins<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<LastLoginResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, LastLoginResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<LastLoginResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<LastLoginResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -1715,23 +1669,14 @@ impl<'a> QueryAlarms<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<AlarmData, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, AlarmData> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<AlarmData>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<AlarmData>> {
         self.req.send_json_with_response()
     }
 }
@@ -1795,23 +1740,14 @@ impl<'a> QueryAlarmMetas<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<AlarmData, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, AlarmData> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<AlarmData>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<AlarmData>> {
         self.req.send_json_with_response()
     }
 }
@@ -1882,18 +1818,14 @@ impl<'a> PatchAlarm<'a> {
     }
     /// Sends the request; the `204` response has no body.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<(), ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ()> {
         self.req.send_empty()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<()>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<()>> {
         self.req.send_empty_with_response()
     }
 }

@@ -995,8 +995,8 @@ impl serde::Serialize for Guest {
             w.optional("notes", &v.notes);
             w.optional("maxNumberOfClients", &v.max_number_of_clients);
             w.optional("socialLogin", &v.social_login);
-            w.optional("devicesMac", &v.devices_mac);
-            w.optional("clients", &v.clients);
+            w.optional_list("devicesMac", &v.devices_mac);
+            w.optional_list("clients", &v.clients);
             w.optional("apInformation", &v.ap_information);
             w.optional("authenticationStatus", &v.authentication_status);
             w.optional("connectedTime", &v.connected_time);
@@ -1040,8 +1040,8 @@ impl<'de> serde::Deserialize<'de> for Guest {
                 notes: f.optional("notes"),
                 max_number_of_clients: f.optional("maxNumberOfClients"),
                 social_login: f.optional("socialLogin"),
-                devices_mac: f.optional("devicesMac"),
-                clients: f.optional("clients"),
+                devices_mac: f.optional_list("devicesMac"),
+                clients: f.optional_list("clients"),
                 ap_information: f.optional("apInformation"),
                 authentication_status: f.optional("authenticationStatus"),
                 connected_time: f.optional("connectedTime"),
@@ -1448,9 +1448,9 @@ impl serde::Serialize for GuestUser {
             w.optional("email", &v.email);
             w.optional("mobilePhoneNumber", &v.mobile_phone_number);
             w.optional("maxDevices", &v.max_devices);
-            w.optional("macAddresses", &v.mac_addresses);
+            w.optional_list("macAddresses", &v.mac_addresses);
             w.optional("ssid", &v.ssid);
-            w.optional("deliveryMethods", &v.delivery_methods);
+            w.optional_list("deliveryMethods", &v.delivery_methods);
             w.optional("expiration", &v.expiration);
             w.optional("password", &v.password);
             w.optional("expirationDate", &v.expiration_date);
@@ -1482,9 +1482,9 @@ impl<'de> serde::Deserialize<'de> for GuestUser {
                 email: f.optional("email"),
                 mobile_phone_number: f.optional("mobilePhoneNumber"),
                 max_devices: f.optional("maxDevices"),
-                mac_addresses: f.optional("macAddresses"),
+                mac_addresses: f.optional_list("macAddresses"),
                 ssid: f.optional("ssid"),
-                delivery_methods: f.optional("deliveryMethods"),
+                delivery_methods: f.optional_list("deliveryMethods"),
                 expiration: f.optional("expiration"),
                 password: f.optional("password"),
                 expiration_date: f.optional("expirationDate"),
@@ -2108,7 +2108,7 @@ impl serde::Serialize for GuestUserImport {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("downloadUrl", &v.download_url);
-            w.optional("data", &v.data);
+            w.optional_list("data", &v.data);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -2125,7 +2125,7 @@ impl<'de> serde::Deserialize<'de> for GuestUserImport {
         ) -> Result<GuestUserImport, ruckus_one_runtime::internal::object::FieldError> {
             let value = GuestUserImport {
                 download_url: f.optional("downloadUrl"),
-                data: f.optional("data"),
+                data: f.optional_list("data"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2200,7 +2200,7 @@ impl serde::Serialize for GuestUserQueryData {
             w.optional("notes", &v.notes);
             w.optional("maxNumberOfClients", &v.max_number_of_clients);
             w.optional("socialLogin", &v.social_login);
-            w.optional("devicesMac", &v.devices_mac);
+            w.optional_list("devicesMac", &v.devices_mac);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -2231,7 +2231,7 @@ impl<'de> serde::Deserialize<'de> for GuestUserQueryData {
                 notes: f.optional("notes"),
                 max_number_of_clients: f.optional("maxNumberOfClients"),
                 social_login: f.optional("socialLogin"),
-                devices_mac: f.optional("devicesMac"),
+                devices_mac: f.optional_list("devicesMac"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2409,7 +2409,7 @@ impl serde::Serialize for GuestUserUpdate {
             w.optional("disabled", &v.disabled);
             w.optional("action", &v.action);
             w.optional("password", &v.password);
-            w.optional("deliveryMethods", &v.delivery_methods);
+            w.optional_list("deliveryMethods", &v.delivery_methods);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -2428,7 +2428,7 @@ impl<'de> serde::Deserialize<'de> for GuestUserUpdate {
                 disabled: f.optional("disabled"),
                 action: f.optional("action"),
                 password: f.optional("password"),
-                delivery_methods: f.optional("deliveryMethods"),
+                delivery_methods: f.optional_list("deliveryMethods"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2580,9 +2580,9 @@ impl serde::Serialize for GuestUserWithoutId {
             w.optional("email", &v.email);
             w.field("mobilePhoneNumber", &v.mobile_phone_number);
             w.optional("maxDevices", &v.max_devices);
-            w.optional("macAddresses", &v.mac_addresses);
+            w.optional_list("macAddresses", &v.mac_addresses);
             w.optional("ssid", &v.ssid);
-            w.field("deliveryMethods", &v.delivery_methods);
+            w.list("deliveryMethods", &v.delivery_methods);
             w.optional("guestUserType", &v.guest_user_type);
             w.field("expiration", &v.expiration);
             w.optional("password", &v.password);
@@ -2616,9 +2616,9 @@ impl<'de> serde::Deserialize<'de> for GuestUserWithoutId {
                 email: f.optional("email"),
                 mobile_phone_number: f.required("mobilePhoneNumber")?,
                 max_devices: f.optional("maxDevices"),
-                mac_addresses: f.optional("macAddresses"),
+                mac_addresses: f.optional_list("macAddresses"),
                 ssid: f.optional("ssid"),
-                delivery_methods: f.required("deliveryMethods")?,
+                delivery_methods: f.required_list("deliveryMethods")?,
                 guest_user_type: f.optional("guestUserType"),
                 expiration: f.required("expiration")?,
                 password: f.optional("password"),
@@ -2956,7 +2956,7 @@ impl serde::Serialize for OperationResponseListGuestUserImportResponse {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("requestId", &v.request_id);
-            w.optional("response", &v.response);
+            w.optional_list("response", &v.response);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -2976,7 +2976,7 @@ impl<'de> serde::Deserialize<'de> for OperationResponseListGuestUserImportRespon
         > {
             let value = OperationResponseListGuestUserImportResponse {
                 request_id: f.optional("requestId"),
-                response: f.optional("response"),
+                response: f.optional_list("response"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -3034,13 +3034,13 @@ impl serde::Serialize for QueryResponseGuest {
             v: &QueryResponseGuest,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
             w.optional("objectId", &v.object_id);
-            w.optional("data", &v.data);
+            w.optional_list("data", &v.data);
             w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.optional_list("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -3059,13 +3059,13 @@ impl<'de> serde::Deserialize<'de> for QueryResponseGuest {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseGuest {
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
                 object_id: f.optional("objectId"),
-                data: f.optional("data"),
+                data: f.optional_list("data"),
                 error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
+                subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -3155,13 +3155,13 @@ impl serde::Serialize for QueryResponseGuestUserQueryData {
             v: &QueryResponseGuestUserQueryData,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
             w.optional("objectId", &v.object_id);
-            w.optional("data", &v.data);
+            w.optional_list("data", &v.data);
             w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.optional_list("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -3180,13 +3180,13 @@ impl<'de> serde::Deserialize<'de> for QueryResponseGuestUserQueryData {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseGuestUserQueryData {
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
                 object_id: f.optional("objectId"),
-                data: f.optional("data"),
+                data: f.optional_list("data"),
                 error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
+                subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -3725,22 +3725,16 @@ impl<'a> ImportNetworkGuestUsers<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -3788,22 +3782,16 @@ impl<'a> ListGuestUsersLegacy<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -3858,22 +3846,16 @@ impl<'a> CreateGuestUserLegacy<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -3921,22 +3903,16 @@ impl<'a> DeleteGuestUsersLegacy<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -3984,23 +3960,14 @@ impl<'a> GetGuestUserLegacy<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<GuestUser, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, GuestUser> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<GuestUser>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<GuestUser>> {
         self.req.send_json_with_response()
     }
 }
@@ -4054,22 +4021,16 @@ impl<'a> PatchGuestUserLegacy<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -4117,22 +4078,16 @@ impl<'a> DeleteGuestUserLegacy<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -4209,20 +4164,16 @@ impl<'a> CreateWifiNetworkGuestUser<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<CreateWifiNetworkGuestUserResponse, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, CreateWifiNetworkGuestUserResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<CreateWifiNetworkGuestUserResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<CreateWifiNetworkGuestUserResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -4289,23 +4240,16 @@ impl<'a> PatchWifiNetworkGuestUsers<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            super::common::OperationResponseRequestIdOnly,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, super::common::OperationResponseRequestIdOnly> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
     > {
         self.req.send_json_with_response()
     }
@@ -4370,23 +4314,14 @@ impl<'a> GetWifiNetworkGuestUser<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<GuestUser, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, GuestUser> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<GuestUser>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<GuestUser>> {
         self.req.send_json_with_response()
     }
 }
@@ -4452,20 +4387,16 @@ impl<'a> PatchWifiNetworkGuestUser<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<OperationResponseGuestUserWithoutId, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, OperationResponseGuestUserWithoutId> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<OperationResponseGuestUserWithoutId>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<OperationResponseGuestUserWithoutId>,
     > {
         self.req.send_json_with_response()
     }
@@ -4532,23 +4463,16 @@ impl<'a> DeleteWifiNetworkGuestUser<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            super::common::OperationResponseRequestIdOnly,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, super::common::OperationResponseRequestIdOnly> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
     > {
         self.req.send_json_with_response()
     }
@@ -4619,20 +4543,16 @@ impl<'a> QueryGuestUsers<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<QueryResponseGuestUserQueryData, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, QueryResponseGuestUserQueryData> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<QueryResponseGuestUserQueryData>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<QueryResponseGuestUserQueryData>,
     > {
         self.req.send_json_with_response()
     }
@@ -4716,22 +4636,16 @@ impl<'a> QueryGuestUsersV1<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<QueryResponseGuest, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, QueryResponseGuest> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<QueryResponseGuest>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<QueryResponseGuest>,
     > {
         self.req.send_json_with_response()
     }
@@ -4786,23 +4700,14 @@ impl<'a> ExportGuestUsersCsv<'a> {
     }
     /// Sends the request and returns the `200` response body as bytes.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<bytes::Bytes, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, bytes::Bytes> {
         self.req.send_bytes()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<bytes::Bytes>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<bytes::Bytes>> {
         self.req.send_bytes_with_response()
     }
 }

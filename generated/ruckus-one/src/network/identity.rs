@@ -440,7 +440,7 @@ impl serde::Serialize for EvaluationReport {
             v: &EvaluationReport,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.field("evaluationCriteria", &v.evaluation_criteria);
+            w.list("evaluationCriteria", &v.evaluation_criteria);
             w.optional("wasMatched", &v.was_matched);
             w.optional("policyName", &v.policy_name);
             w.optional("policyId", &v.policy_id);
@@ -464,7 +464,7 @@ impl<'de> serde::Deserialize<'de> for EvaluationReport {
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<EvaluationReport, ruckus_one_runtime::internal::object::FieldError> {
             let value = EvaluationReport {
-                evaluation_criteria: f.required("evaluationCriteria")?,
+                evaluation_criteria: f.required_list("evaluationCriteria")?,
                 was_matched: f.optional("wasMatched"),
                 policy_name: f.optional("policyName"),
                 policy_id: f.optional("policyId"),
@@ -656,8 +656,8 @@ impl serde::Serialize for ExternalIdentity {
             w.optional("lastName", &v.last_name);
             w.optional("displayName", &v.display_name);
             w.optional("email", &v.email);
-            w.optional("roles", &v.roles);
-            w.optional("groups", &v.groups);
+            w.optional_list("roles", &v.roles);
+            w.optional_list("groups", &v.groups);
             w.optional("createdAt", &v.created_at);
             w.optional("address", &v.address);
             w.optional("title", &v.title);
@@ -688,8 +688,8 @@ impl<'de> serde::Deserialize<'de> for ExternalIdentity {
                 last_name: f.optional("lastName"),
                 display_name: f.optional("displayName"),
                 email: f.optional("email"),
-                roles: f.optional("roles"),
-                groups: f.optional("groups"),
+                roles: f.optional_list("roles"),
+                groups: f.optional_list("groups"),
                 created_at: f.optional("createdAt"),
                 address: f.optional("address"),
                 title: f.optional("title"),
@@ -895,7 +895,7 @@ impl serde::Serialize for ExternalIdentitySearch {
             v: &ExternalIdentitySearch,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("ids", &v.ids);
+            w.optional_list("ids", &v.ids);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -914,7 +914,7 @@ impl<'de> serde::Deserialize<'de> for ExternalIdentitySearch {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ExternalIdentitySearch {
-                ids: f.optional("ids"),
+                ids: f.optional_list("ids"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1022,9 +1022,9 @@ impl serde::Serialize for Identity {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &Identity, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("phoneNumber", &v.phone_number);
-            w.optional("devices", &v.devices);
+            w.optional_list("devices", &v.devices);
             w.optional("_links", &v.links);
-            w.optional("links", &v.links_2);
+            w.optional_list("links", &v.links_2);
             w.optional("id", &v.id);
             w.optional("groupId", &v.group_id);
             w.optional("parentId", &v.parent_id);
@@ -1040,8 +1040,8 @@ impl serde::Serialize for Identity {
             w.optional("createdAt", &v.created_at);
             w.optional("updatedAt", &v.updated_at);
             w.optional("deviceCount", &v.device_count);
-            w.optional("ethernetPorts", &v.ethernet_ports);
-            w.optional("switches", &v.switches);
+            w.optional_list("ethernetPorts", &v.ethernet_ports);
+            w.optional_list("switches", &v.switches);
             w.optional("meteringProfileId", &v.metering_profile_id);
             w.optional("expirationDate", &v.expiration_date);
             w.optional("displayName", &v.display_name);
@@ -1065,9 +1065,9 @@ impl<'de> serde::Deserialize<'de> for Identity {
         ) -> Result<Identity, ruckus_one_runtime::internal::object::FieldError> {
             let value = Identity {
                 phone_number: f.optional("phoneNumber"),
-                devices: f.optional("devices"),
+                devices: f.optional_list("devices"),
                 links: f.optional("_links"),
-                links_2: f.optional("links"),
+                links_2: f.optional_list("links"),
                 id: f.optional("id"),
                 group_id: f.optional("groupId"),
                 parent_id: f.optional("parentId"),
@@ -1083,8 +1083,8 @@ impl<'de> serde::Deserialize<'de> for Identity {
                 created_at: f.optional("createdAt"),
                 updated_at: f.optional("updatedAt"),
                 device_count: f.optional("deviceCount"),
-                ethernet_ports: f.optional("ethernetPorts"),
-                switches: f.optional("switches"),
+                ethernet_ports: f.optional_list("ethernetPorts"),
+                switches: f.optional_list("switches"),
                 metering_profile_id: f.optional("meteringProfileId"),
                 expiration_date: f.optional("expirationDate"),
                 display_name: f.optional("displayName"),
@@ -1345,7 +1345,7 @@ impl serde::Serialize for IdentityDevice {
             w.optional("lastSeenAt", &v.last_seen_at);
             w.optional("createdAt", &v.created_at);
             w.optional("updatedAt", &v.updated_at);
-            w.optional("status", &v.status);
+            w.optional_list("status", &v.status);
             w.optional("identityId", &v.identity_id);
             w.rest(&v.additional_fields);
         }
@@ -1368,7 +1368,7 @@ impl<'de> serde::Deserialize<'de> for IdentityDevice {
                 last_seen_at: f.optional("lastSeenAt"),
                 created_at: f.optional("createdAt"),
                 updated_at: f.optional("updatedAt"),
-                status: f.optional("status"),
+                status: f.optional_list("status"),
                 identity_id: f.optional("identityId"),
                 additional_fields: f.rest(),
             };
@@ -1753,11 +1753,11 @@ impl serde::Serialize for IdentityGroup {
             w.optional("_links", &v.links);
             w.optional("personalIdentityNetworkId", &v.personal_identity_network_id);
             w.optional("identityCount", &v.identity_count);
-            w.optional("identities", &v.identities);
-            w.optional("links", &v.links_2);
+            w.optional_list("identities", &v.identities);
+            w.optional_list("links", &v.links_2);
             w.optional("nsgId", &v.nsg_id);
             w.optional("personaCount", &v.persona_count);
-            w.optional("personas", &v.personas);
+            w.optional_list("personas", &v.personas);
             w.optional("tenantId", &v.tenant_id);
             w.rest(&v.additional_fields);
         }
@@ -1790,11 +1790,11 @@ impl<'de> serde::Deserialize<'de> for IdentityGroup {
                 links: f.optional("_links"),
                 personal_identity_network_id: f.optional("personalIdentityNetworkId"),
                 identity_count: f.optional("identityCount"),
-                identities: f.optional("identities"),
-                links_2: f.optional("links"),
+                identities: f.optional_list("identities"),
+                links_2: f.optional_list("links"),
                 nsg_id: f.optional("nsgId"),
                 persona_count: f.optional("personaCount"),
-                personas: f.optional("personas"),
+                personas: f.optional_list("personas"),
                 tenant_id: f.optional("tenantId"),
                 additional_fields: f.rest(),
             };
@@ -2018,22 +2018,22 @@ impl serde::Serialize for IdentityGroupIdentity {
             w.optional("createdAt", &v.created_at);
             w.optional("description", &v.description);
             w.optional("deviceCount", &v.device_count);
-            w.optional("devices", &v.devices);
+            w.optional_list("devices", &v.devices);
             w.optional("dpskGuid", &v.dpsk_guid);
             w.optional("dpskPassphrase", &v.dpsk_passphrase);
             w.optional("email", &v.email);
-            w.optional("ethernetPorts", &v.ethernet_ports);
+            w.optional_list("ethernetPorts", &v.ethernet_ports);
             w.optional("expirationDate", &v.expiration_date);
             w.optional("groupId", &v.group_id);
             w.optional("id", &v.id);
             w.optional("identityId", &v.identity_id);
-            w.optional("links", &v.links);
+            w.optional_list("links", &v.links);
             w.optional("meteringProfileId", &v.metering_profile_id);
             w.optional("name", &v.name);
             w.optional("parentId", &v.parent_id);
             w.optional("primary", &v.primary);
             w.optional("revoked", &v.revoked);
-            w.optional("switches", &v.switches);
+            w.optional_list("switches", &v.switches);
             w.optional("updatedAt", &v.updated_at);
             w.optional("vlan", &v.vlan);
             w.optional("vni", &v.vni);
@@ -2058,22 +2058,22 @@ impl<'de> serde::Deserialize<'de> for IdentityGroupIdentity {
                 created_at: f.optional("createdAt"),
                 description: f.optional("description"),
                 device_count: f.optional("deviceCount"),
-                devices: f.optional("devices"),
+                devices: f.optional_list("devices"),
                 dpsk_guid: f.optional("dpskGuid"),
                 dpsk_passphrase: f.optional("dpskPassphrase"),
                 email: f.optional("email"),
-                ethernet_ports: f.optional("ethernetPorts"),
+                ethernet_ports: f.optional_list("ethernetPorts"),
                 expiration_date: f.optional("expirationDate"),
                 group_id: f.optional("groupId"),
                 id: f.optional("id"),
                 identity_id: f.optional("identityId"),
-                links: f.optional("links"),
+                links: f.optional_list("links"),
                 metering_profile_id: f.optional("meteringProfileId"),
                 name: f.optional("name"),
                 parent_id: f.optional("parentId"),
                 primary: f.optional("primary"),
                 revoked: f.optional("revoked"),
-                switches: f.optional("switches"),
+                switches: f.optional_list("switches"),
                 updated_at: f.optional("updatedAt"),
                 vlan: f.optional("vlan"),
                 vni: f.optional("vni"),
@@ -2479,7 +2479,7 @@ impl serde::Serialize for IdentityGroupSearch {
             w.optional("macRegistrationPoolId", &v.mac_registration_pool_id);
             w.optional("dpskPoolId", &v.dpsk_pool_id);
             w.optional("keyword", &v.keyword);
-            w.optional("groupIds", &v.group_ids);
+            w.optional_list("groupIds", &v.group_ids);
             w.optional("propertyId", &v.property_id);
             w.optional("certificateTemplateId", &v.certificate_template_id);
             w.optional("policySetId", &v.policy_set_id);
@@ -2506,7 +2506,7 @@ impl<'de> serde::Deserialize<'de> for IdentityGroupSearch {
                 mac_registration_pool_id: f.optional("macRegistrationPoolId"),
                 dpsk_pool_id: f.optional("dpskPoolId"),
                 keyword: f.optional("keyword"),
-                group_ids: f.optional("groupIds"),
+                group_ids: f.optional_list("groupIds"),
                 property_id: f.optional("propertyId"),
                 certificate_template_id: f.optional("certificateTemplateId"),
                 policy_set_id: f.optional("policySetId"),
@@ -2644,7 +2644,7 @@ impl serde::Serialize for IdentityPage {
             v: &IdentityPage,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("content", &v.content);
+            w.optional_list("content", &v.content);
             w.optional("totalElements", &v.total_elements);
             w.optional("totalPages", &v.total_pages);
             w.optional("size", &v.size);
@@ -2670,7 +2670,7 @@ impl<'de> serde::Deserialize<'de> for IdentityPage {
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<IdentityPage, ruckus_one_runtime::internal::object::FieldError> {
             let value = IdentityPage {
-                content: f.optional("content"),
+                content: f.optional_list("content"),
                 total_elements: f.optional("totalElements"),
                 total_pages: f.optional("totalPages"),
                 size: f.optional("size"),
@@ -2906,7 +2906,7 @@ impl serde::Serialize for IdentitySearch {
             w.optional("dpskPoolId", &v.dpsk_pool_id);
             w.optional("propertyId", &v.property_id);
             w.optional("keyword", &v.keyword);
-            w.optional("ids", &v.ids);
+            w.optional_list("ids", &v.ids);
             w.optional("ethernetPort", &v.ethernet_port);
             w.optional("filter", &v.filter);
             w.rest(&v.additional_fields);
@@ -2928,7 +2928,7 @@ impl<'de> serde::Deserialize<'de> for IdentitySearch {
                 dpsk_pool_id: f.optional("dpskPoolId"),
                 property_id: f.optional("propertyId"),
                 keyword: f.optional("keyword"),
-                ids: f.optional("ids"),
+                ids: f.optional_list("ids"),
                 ethernet_port: f.optional("ethernetPort"),
                 filter: f.optional("filter"),
                 additional_fields: f.rest(),
@@ -3248,7 +3248,7 @@ impl serde::Serialize for PageExternalIdentity {
             w.optional("totalElements", &v.total_elements);
             w.optional("totalPages", &v.total_pages);
             w.optional("size", &v.size);
-            w.optional("content", &v.content);
+            w.optional_list("content", &v.content);
             w.optional("number", &v.number);
             w.optional("sort", &v.sort);
             w.optional("pageable", &v.pageable);
@@ -3277,7 +3277,7 @@ impl<'de> serde::Deserialize<'de> for PageExternalIdentity {
                 total_elements: f.optional("totalElements"),
                 total_pages: f.optional("totalPages"),
                 size: f.optional("size"),
-                content: f.optional("content"),
+                content: f.optional_list("content"),
                 number: f.optional("number"),
                 sort: f.optional("sort"),
                 pageable: f.optional("pageable"),
@@ -3405,7 +3405,7 @@ impl serde::Serialize for PageIdentity {
             w.optional("totalElements", &v.total_elements);
             w.optional("totalPages", &v.total_pages);
             w.optional("size", &v.size);
-            w.optional("content", &v.content);
+            w.optional_list("content", &v.content);
             w.optional("number", &v.number);
             w.optional("sort", &v.sort);
             w.optional("pageable", &v.pageable);
@@ -3431,7 +3431,7 @@ impl<'de> serde::Deserialize<'de> for PageIdentity {
                 total_elements: f.optional("totalElements"),
                 total_pages: f.optional("totalPages"),
                 size: f.optional("size"),
-                content: f.optional("content"),
+                content: f.optional_list("content"),
                 number: f.optional("number"),
                 sort: f.optional("sort"),
                 pageable: f.optional("pageable"),
@@ -4523,20 +4523,16 @@ impl<'a> ListIdentityGroups<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::IdentityServicePage, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, super::common::IdentityServicePage> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::IdentityServicePage>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::IdentityServicePage>,
     > {
         self.req.send_json_with_response()
     }
@@ -4652,20 +4648,16 @@ impl<'a> QueryIdentityGroups<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::IdentityServicePage, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, super::common::IdentityServicePage> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::IdentityServicePage>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::IdentityServicePage>,
     > {
         self.req.send_json_with_response()
     }
@@ -4720,22 +4712,16 @@ impl<'a> CreateIdentityGroup<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -4800,23 +4786,14 @@ impl<'a> GetIdentityGroup<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<IdentityGroup, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, IdentityGroup> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<IdentityGroup>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<IdentityGroup>> {
         self.req.send_json_with_response()
     }
 }
@@ -4863,22 +4840,16 @@ impl<'a> DeleteIdentityGroup<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -4933,22 +4904,16 @@ impl<'a> PatchIdentityGroup<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -5017,13 +4982,11 @@ impl<'a> AddPolicySetToIdentityGroup<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -5032,11 +4995,9 @@ impl<'a> AddPolicySetToIdentityGroup<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -5051,13 +5012,11 @@ impl<'a> AddPolicySetToIdentityGroup<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -5127,13 +5086,11 @@ impl<'a> RemovePolicySetFromIdentityGroup<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -5142,11 +5099,9 @@ impl<'a> RemovePolicySetFromIdentityGroup<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -5161,13 +5116,11 @@ impl<'a> RemovePolicySetFromIdentityGroup<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -5261,23 +5214,14 @@ impl<'a> ListIdentities<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<Vec<Identity>, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<Identity>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<Vec<Identity>>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Vec<Identity>>> {
         self.req.send_json_with_response()
     }
 }
@@ -5388,23 +5332,14 @@ impl<'a> QueryIdentities<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<IdentityPage, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, IdentityPage> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<IdentityPage>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<IdentityPage>> {
         self.req.send_json_with_response()
     }
 }
@@ -5451,22 +5386,16 @@ impl<'a> CreateIdentity<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -5531,21 +5460,14 @@ impl<'a> GetIdentity<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<Identity, ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Identity> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<Identity>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Identity>> {
         self.req.send_json_with_response()
     }
 }
@@ -5592,22 +5514,16 @@ impl<'a> DeleteIdentities<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -5655,22 +5571,16 @@ impl<'a> DeleteIdentity<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -5718,22 +5628,16 @@ impl<'a> PatchIdentity<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -5788,22 +5692,16 @@ impl<'a> CreateIdentityDevice<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -5851,22 +5749,16 @@ impl<'a> DeleteIdentityDevice<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -5914,22 +5806,16 @@ impl<'a> DeleteIdentityEthernetPort<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -5998,13 +5884,11 @@ impl<'a> UpdateIdentityVenueEthernetPorts<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -6013,11 +5897,9 @@ impl<'a> UpdateIdentityVenueEthernetPorts<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -6032,13 +5914,11 @@ impl<'a> UpdateIdentityVenueEthernetPorts<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -6087,22 +5967,16 @@ impl<'a> ImportIdentities<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -6157,23 +6031,14 @@ impl<'a> ExportIdentities<'a> {
     }
     /// Sends the request and returns the `200` response body as bytes.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<bytes::Bytes, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, bytes::Bytes> {
         self.req.send_bytes()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<bytes::Bytes>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<bytes::Bytes>> {
         self.req.send_bytes_with_response()
     }
 }
@@ -6227,22 +6092,16 @@ impl<'a> CreatePolicySetEvaluation<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -6307,22 +6166,16 @@ impl<'a> CreatePolicySetEvaluationReport<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<EvaluationReport, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, EvaluationReport> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<EvaluationReport>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<EvaluationReport>,
     > {
         self.req.send_json_with_response()
     }
@@ -6370,22 +6223,16 @@ impl<'a> ListPolicySets<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -6433,22 +6280,16 @@ impl<'a> ListPolicyTemplates<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -6496,22 +6337,16 @@ impl<'a> ListPolicyTemplatePolicies<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -6593,18 +6428,14 @@ impl<'a> ExportGroupsCsv<'a> {
     }
     /// Sends the request and returns the `200` response body as text.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, String> {
         self.req.send_text()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<String>> {
         self.req.send_text_with_response()
     }
 }
@@ -6668,22 +6499,16 @@ impl<'a> QueryExternalIdentity<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<PageExternalIdentity, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PageExternalIdentity> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PageExternalIdentity>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<PageExternalIdentity>,
     > {
         self.req.send_json_with_response()
     }
@@ -6748,23 +6573,14 @@ impl<'a> ListAllIdentities<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<PageIdentity, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PageIdentity> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PageIdentity>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<PageIdentity>> {
         self.req.send_json_with_response()
     }
 }
@@ -6828,22 +6644,16 @@ impl<'a> AllocateIdentityVni<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }

@@ -219,7 +219,7 @@ impl serde::Serialize for PagedRegistrationsRestResponse {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("paging", &v.paging);
-            w.optional("content", &v.content);
+            w.optional_list("content", &v.content);
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
@@ -240,7 +240,7 @@ impl<'de> serde::Deserialize<'de> for PagedRegistrationsRestResponse {
         > {
             let value = PagedRegistrationsRestResponse {
                 paging: f.optional("paging"),
-                content: f.optional("content"),
+                content: f.optional_list("content"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
             };
@@ -303,7 +303,7 @@ impl serde::Serialize for PagedTemplateScopesRestResponse {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("paging", &v.paging);
-            w.optional("content", &v.content);
+            w.optional_list("content", &v.content);
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
@@ -324,7 +324,7 @@ impl<'de> serde::Deserialize<'de> for PagedTemplateScopesRestResponse {
         > {
             let value = PagedTemplateScopesRestResponse {
                 paging: f.optional("paging"),
-                content: f.optional("content"),
+                content: f.optional_list("content"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
             };
@@ -387,7 +387,7 @@ impl serde::Serialize for PagedTemplatesRestResponse {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("paging", &v.paging);
-            w.optional("content", &v.content);
+            w.optional_list("content", &v.content);
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
@@ -408,7 +408,7 @@ impl<'de> serde::Deserialize<'de> for PagedTemplatesRestResponse {
         > {
             let value = PagedTemplatesRestResponse {
                 paging: f.optional("paging"),
-                content: f.optional("content"),
+                content: f.optional_list("content"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
             };
@@ -471,7 +471,7 @@ impl serde::Serialize for PagedVariablesRestResponse {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("paging", &v.paging);
-            w.optional("content", &v.content);
+            w.optional_list("content", &v.content);
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
@@ -492,7 +492,7 @@ impl<'de> serde::Deserialize<'de> for PagedVariablesRestResponse {
         > {
             let value = PagedVariablesRestResponse {
                 paging: f.optional("paging"),
-                content: f.optional("content"),
+                content: f.optional_list("content"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
             };
@@ -667,7 +667,7 @@ impl serde::Serialize for TemplateScope {
             w.optional("messageType", &v.message_type);
             w.optional("nameLocalizationKey", &v.name_localization_key);
             w.optional("defaultTemplateId", &v.default_template_id);
-            w.optional("registrations", &v.registrations);
+            w.optional_list("registrations", &v.registrations);
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
@@ -688,7 +688,7 @@ impl<'de> serde::Deserialize<'de> for TemplateScope {
                 message_type: f.optional("messageType"),
                 name_localization_key: f.optional("nameLocalizationKey"),
                 default_template_id: f.optional("defaultTemplateId"),
-                registrations: f.optional("registrations"),
+                registrations: f.optional_list("registrations"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
             };
@@ -1255,20 +1255,16 @@ impl<'a> MsgTemplateGetAllTemplateScopes<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<PagedTemplateScopesRestResponse, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, PagedTemplateScopesRestResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PagedTemplateScopesRestResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<PagedTemplateScopesRestResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -1325,23 +1321,14 @@ impl<'a> MsgTemplateGetTemplateScope<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<TemplateScope, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, TemplateScope> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<TemplateScope>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<TemplateScope>> {
         self.req.send_json_with_response()
     }
 }
@@ -1432,22 +1419,16 @@ impl<'a> MsgTemplateGetVariablesForTemplateScope<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<PagedVariablesRestResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PagedVariablesRestResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PagedVariablesRestResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<PagedVariablesRestResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -1539,22 +1520,16 @@ impl<'a> MsgTemplateGetTemplatesForScope<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<PagedTemplatesRestResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PagedTemplatesRestResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PagedTemplatesRestResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<PagedTemplatesRestResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -1648,20 +1623,16 @@ impl<'a> MsgTemplateGetAllTemplateRegistrations<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<PagedRegistrationsRestResponse, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, PagedRegistrationsRestResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PagedRegistrationsRestResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<PagedRegistrationsRestResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -1709,21 +1680,14 @@ impl<'a> MsgTemplateGetTemplate<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<Template, ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Template> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<Template>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Template>> {
         self.req.send_json_with_response()
     }
 }
@@ -1816,20 +1780,16 @@ impl<'a> MsgTemplateGetAllRegistrations<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<PagedRegistrationsRestResponse, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, PagedRegistrationsRestResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PagedRegistrationsRestResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<PagedRegistrationsRestResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -1877,22 +1837,16 @@ impl<'a> MsgTemplateGetRegistration<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<MessageRegistration, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, MessageRegistration> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<MessageRegistration>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<MessageRegistration>,
     > {
         self.req.send_json_with_response()
     }

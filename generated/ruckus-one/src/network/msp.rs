@@ -63,7 +63,7 @@ impl serde::Serialize for DelegationData {
             w.optional("delegatedToName", &v.delegated_to_name);
             w.optional("lastUpdTime", &v.last_upd_time);
             w.optional("status", &v.status);
-            w.optional("entitlements", &v.entitlements);
+            w.optional_list("entitlements", &v.entitlements);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -96,7 +96,7 @@ impl<'de> serde::Deserialize<'de> for DelegationData {
                 delegated_to_name: f.optional("delegatedToName"),
                 last_upd_time: f.optional("lastUpdTime"),
                 status: f.optional("status"),
-                entitlements: f.optional("entitlements"),
+                entitlements: f.optional_list("entitlements"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -310,13 +310,13 @@ impl serde::Serialize for MspEc {
             w.optional("postalCode", &v.postal_code);
             w.optional("mspAdminCount", &v.msp_admin_count);
             w.optional("mspEcAdminCount", &v.msp_ec_admin_count);
-            w.optional("entitlements", &v.entitlements);
+            w.optional_list("entitlements", &v.entitlements);
             w.optional("mspTenantId", &v.msp_tenant_id);
             w.optional("status", &v.status);
             w.optional("accountType", &v.account_type);
             w.optional("creationDate", &v.creation_date);
             w.optional("lastUpdTime", &v.last_upd_time);
-            w.optional("mspAdmins", &v.msp_admins);
+            w.optional_list("mspAdmins", &v.msp_admins);
             w.optional("mspLabel", &v.msp_label);
             w.optional("delegatedTo", &v.delegated_to);
             w.optional("delegationExpiryDate", &v.delegation_expiry_date);
@@ -332,13 +332,13 @@ impl serde::Serialize for MspEc {
             w.optional("tenantType", &v.tenant_type);
             w.optional("integrator", &v.integrator);
             w.optional("installer", &v.installer);
-            w.optional("integrators", &v.integrators);
-            w.optional("installers", &v.installers);
-            w.optional("assignedMspEcList", &v.assigned_msp_ec_list);
+            w.optional_list("integrators", &v.integrators);
+            w.optional_list("installers", &v.installers);
+            w.optional_list("assignedMspEcList", &v.assigned_msp_ec_list);
             w.optional("mspIntegratorAdminCount", &v.msp_integrator_admin_count);
-            w.optional("mspIntegratorAdmins", &v.msp_integrator_admins);
+            w.optional_list("mspIntegratorAdmins", &v.msp_integrator_admins);
             w.optional("mspInstallerAdminCount", &v.msp_installer_admin_count);
-            w.optional("mspInstallerAdmins", &v.msp_installer_admins);
+            w.optional_list("mspInstallerAdmins", &v.msp_installer_admins);
             w.optional("priorityIncidents", &v.priority_incidents);
             w.optional("installerCount", &v.installer_count);
             w.optional("integratorCount", &v.integrator_count);
@@ -368,13 +368,13 @@ impl<'de> serde::Deserialize<'de> for MspEc {
                 postal_code: f.optional("postalCode"),
                 msp_admin_count: f.optional("mspAdminCount"),
                 msp_ec_admin_count: f.optional("mspEcAdminCount"),
-                entitlements: f.optional("entitlements"),
+                entitlements: f.optional_list("entitlements"),
                 msp_tenant_id: f.optional("mspTenantId"),
                 status: f.optional("status"),
                 account_type: f.optional("accountType"),
                 creation_date: f.optional("creationDate"),
                 last_upd_time: f.optional("lastUpdTime"),
-                msp_admins: f.optional("mspAdmins"),
+                msp_admins: f.optional_list("mspAdmins"),
                 msp_label: f.optional("mspLabel"),
                 delegated_to: f.optional("delegatedTo"),
                 delegation_expiry_date: f.optional("delegationExpiryDate"),
@@ -390,13 +390,13 @@ impl<'de> serde::Deserialize<'de> for MspEc {
                 tenant_type: f.optional("tenantType"),
                 integrator: f.optional("integrator"),
                 installer: f.optional("installer"),
-                integrators: f.optional("integrators"),
-                installers: f.optional("installers"),
-                assigned_msp_ec_list: f.optional("assignedMspEcList"),
+                integrators: f.optional_list("integrators"),
+                installers: f.optional_list("installers"),
+                assigned_msp_ec_list: f.optional_list("assignedMspEcList"),
                 msp_integrator_admin_count: f.optional("mspIntegratorAdminCount"),
-                msp_integrator_admins: f.optional("mspIntegratorAdmins"),
+                msp_integrator_admins: f.optional_list("mspIntegratorAdmins"),
                 msp_installer_admin_count: f.optional("mspInstallerAdminCount"),
-                msp_installer_admins: f.optional("mspInstallerAdmins"),
+                msp_installer_admins: f.optional_list("mspInstallerAdmins"),
                 priority_incidents: f.optional("priorityIncidents"),
                 installer_count: f.optional("installerCount"),
                 integrator_count: f.optional("integratorCount"),
@@ -780,11 +780,11 @@ impl serde::Serialize for MspInventoryDevice {
             w.optional("externalPort", &v.external_port);
             w.optional("apMac", &v.ap_mac);
             w.optional("apStatusData", &v.ap_status_data);
-            w.optional("downlink", &v.downlink);
-            w.optional("uplink", &v.uplink);
-            w.optional("downlink.downMac", &v.downlink_down_mac);
-            w.optional("downlink.rssi", &v.downlink_rssi);
-            w.optional("downlink.type", &v.downlink_type);
+            w.optional_list("downlink", &v.downlink);
+            w.optional_list("uplink", &v.uplink);
+            w.optional_list("downlink.downMac", &v.downlink_down_mac);
+            w.optional_list("downlink.rssi", &v.downlink_rssi);
+            w.optional_list("downlink.type", &v.downlink_type);
             w.optional("uplink.upMac", &v.uplink_up_mac);
             w.optional("uplink.rssi", &v.uplink_rssi);
             w.optional("meshRole", &v.mesh_role);
@@ -847,11 +847,11 @@ impl<'de> serde::Deserialize<'de> for MspInventoryDevice {
                 external_port: f.optional("externalPort"),
                 ap_mac: f.optional("apMac"),
                 ap_status_data: f.optional("apStatusData"),
-                downlink: f.optional("downlink"),
-                uplink: f.optional("uplink"),
-                downlink_down_mac: f.optional("downlink.downMac"),
-                downlink_rssi: f.optional("downlink.rssi"),
-                downlink_type: f.optional("downlink.type"),
+                downlink: f.optional_list("downlink"),
+                uplink: f.optional_list("uplink"),
+                downlink_down_mac: f.optional_list("downlink.downMac"),
+                downlink_rssi: f.optional_list("downlink.rssi"),
+                downlink_type: f.optional_list("downlink.type"),
                 uplink_up_mac: f.optional("uplink.upMac"),
                 uplink_rssi: f.optional("uplink.rssi"),
                 mesh_role: f.optional("meshRole"),
@@ -1292,7 +1292,7 @@ impl serde::Serialize for MspLegacyBody {
             w.optional("last_name", &v.last_name);
             w.optional("admin_email", &v.admin_email);
             w.optional("resend", &v.resend);
-            w.optional("mspec_list", &v.mspec_list);
+            w.optional_list("mspec_list", &v.mspec_list);
             w.optional("delegation_type", &v.delegation_type);
             w.optional("delegated_to", &v.delegated_to);
             w.optional("expiry_date", &v.expiry_date);
@@ -1302,13 +1302,13 @@ impl serde::Serialize for MspLegacyBody {
             w.optional("parentId", &v.parent_id);
             w.optional("tenantId", &v.tenant_id);
             w.optional("requestId", &v.request_id);
-            w.optional("admin_delegations", &v.admin_delegations);
+            w.optional_list("admin_delegations", &v.admin_delegations);
             w.optional("admin_firstname", &v.admin_firstname);
             w.optional("admin_lastname", &v.admin_lastname);
             w.optional("admin_role", &v.admin_role);
             w.optional("city", &v.city);
             w.optional("country", &v.country);
-            w.optional("delegations", &v.delegations);
+            w.optional_list("delegations", &v.delegations);
             w.optional("licenses", &v.licenses);
             w.optional("name", &v.name);
             w.optional("postal_code", &v.postal_code);
@@ -1341,7 +1341,7 @@ impl<'de> serde::Deserialize<'de> for MspLegacyBody {
                 last_name: f.optional("last_name"),
                 admin_email: f.optional("admin_email"),
                 resend: f.optional("resend"),
-                mspec_list: f.optional("mspec_list"),
+                mspec_list: f.optional_list("mspec_list"),
                 delegation_type: f.optional("delegation_type"),
                 delegated_to: f.optional("delegated_to"),
                 expiry_date: f.optional("expiry_date"),
@@ -1351,13 +1351,13 @@ impl<'de> serde::Deserialize<'de> for MspLegacyBody {
                 parent_id: f.optional("parentId"),
                 tenant_id: f.optional("tenantId"),
                 request_id: f.optional("requestId"),
-                admin_delegations: f.optional("admin_delegations"),
+                admin_delegations: f.optional_list("admin_delegations"),
                 admin_firstname: f.optional("admin_firstname"),
                 admin_lastname: f.optional("admin_lastname"),
                 admin_role: f.optional("admin_role"),
                 city: f.optional("city"),
                 country: f.optional("country"),
-                delegations: f.optional("delegations"),
+                delegations: f.optional_list("delegations"),
                 licenses: f.optional("licenses"),
                 name: f.optional("name"),
                 postal_code: f.optional("postal_code"),
@@ -1687,7 +1687,7 @@ impl serde::Serialize for MspLegacyBodyLicenses {
             v: &MspLegacyBodyLicenses,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("assignments", &v.assignments);
+            w.optional_list("assignments", &v.assignments);
             w.optional("trialAction", &v.trial_action);
             w.rest(&v.additional_fields);
         }
@@ -1707,7 +1707,7 @@ impl<'de> serde::Deserialize<'de> for MspLegacyBodyLicenses {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = MspLegacyBodyLicenses {
-                assignments: f.optional("assignments"),
+                assignments: f.optional_list("assignments"),
                 trial_action: f.optional("trialAction"),
                 additional_fields: f.rest(),
             };
@@ -2020,7 +2020,7 @@ impl serde::Serialize for MspView {
             w.optional("msp_website", &v.msp_website);
             w.optional("msp_external_id", &v.msp_external_id);
             w.optional("msp_tenant_name", &v.msp_tenant_name);
-            w.optional("mspLogoFileDataList", &v.msp_logo_file_data_list);
+            w.optional_list("mspLogoFileDataList", &v.msp_logo_file_data_list);
             w.optional("preferredWisprProvider", &v.preferred_wispr_provider);
             w.optional("domain_suffix", &v.domain_suffix);
             w.rest(&v.additional_fields);
@@ -2058,7 +2058,7 @@ impl<'de> serde::Deserialize<'de> for MspView {
                 msp_website: f.optional("msp_website"),
                 msp_external_id: f.optional("msp_external_id"),
                 msp_tenant_name: f.optional("msp_tenant_name"),
-                msp_logo_file_data_list: f.optional("mspLogoFileDataList"),
+                msp_logo_file_data_list: f.optional_list("mspLogoFileDataList"),
                 preferred_wispr_provider: f.optional("preferredWisprProvider"),
                 domain_suffix: f.optional("domain_suffix"),
                 additional_fields: f.rest(),
@@ -2491,13 +2491,13 @@ impl serde::Serialize for QueryResponseMspEc {
             v: &QueryResponseMspEc,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
             w.optional("objectId", &v.object_id);
-            w.optional("data", &v.data);
+            w.optional_list("data", &v.data);
             w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.optional_list("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -2516,13 +2516,13 @@ impl<'de> serde::Deserialize<'de> for QueryResponseMspEc {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseMspEc {
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
                 object_id: f.optional("objectId"),
-                data: f.optional("data"),
+                data: f.optional_list("data"),
                 error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
+                subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2612,13 +2612,13 @@ impl serde::Serialize for QueryResponseMspInventoryDevice {
             v: &QueryResponseMspInventoryDevice,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
             w.optional("objectId", &v.object_id);
-            w.optional("data", &v.data);
+            w.optional_list("data", &v.data);
             w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.optional_list("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -2637,13 +2637,13 @@ impl<'de> serde::Deserialize<'de> for QueryResponseMspInventoryDevice {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseMspInventoryDevice {
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
                 object_id: f.optional("objectId"),
-                data: f.optional("data"),
+                data: f.optional_list("data"),
                 error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
+                subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2916,7 +2916,7 @@ impl serde::Serialize for UpdateMspRequest {
             w.optional("msp_phone", &v.msp_phone);
             w.optional("msp_email", &v.msp_email);
             w.optional("msp_website", &v.msp_website);
-            w.optional("mspLogoFileDataList", &v.msp_logo_file_data_list);
+            w.optional_list("mspLogoFileDataList", &v.msp_logo_file_data_list);
             w.optional("preferredWisprProvider", &v.preferred_wispr_provider);
             w.rest(&v.additional_fields);
         }
@@ -2951,7 +2951,7 @@ impl<'de> serde::Deserialize<'de> for UpdateMspRequest {
                 msp_phone: f.optional("msp_phone"),
                 msp_email: f.optional("msp_email"),
                 msp_website: f.optional("msp_website"),
-                msp_logo_file_data_list: f.optional("mspLogoFileDataList"),
+                msp_logo_file_data_list: f.optional_list("mspLogoFileDataList"),
                 preferred_wispr_provider: f.optional("preferredWisprProvider"),
                 additional_fields: f.rest(),
             };
@@ -4261,22 +4261,16 @@ impl<'a> QueryMspEcs<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<QueryResponseMspEc, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, QueryResponseMspEc> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<QueryResponseMspEc>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<QueryResponseMspEc>,
     > {
         self.req.send_json_with_response()
     }
@@ -4341,18 +4335,14 @@ impl<'a> ListBrandings<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<MspView, ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, MspView> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<MspView>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<MspView>> {
         self.req.send_json_with_response()
     }
 }
@@ -4420,13 +4410,11 @@ impl<'a> UpdateBrandings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -4435,11 +4423,9 @@ impl<'a> UpdateBrandings<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -4454,13 +4440,11 @@ impl<'a> UpdateBrandings<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -4530,13 +4514,11 @@ impl<'a> CreateBranding<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -4545,11 +4527,9 @@ impl<'a> CreateBranding<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -4564,13 +4544,11 @@ impl<'a> CreateBranding<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -4636,22 +4614,16 @@ impl<'a> CreateLogoFile<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::ResponseBo, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::ResponseBo> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::ResponseBo>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::ResponseBo>,
     > {
         self.req.send_json_with_response()
     }
@@ -4723,22 +4695,16 @@ impl<'a> GetLogoFile<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::ResponseBo, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::ResponseBo> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::ResponseBo>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::ResponseBo>,
     > {
         self.req.send_json_with_response()
     }
@@ -4803,18 +4769,14 @@ impl<'a> ExportMspEcInventoriesCsv<'a> {
     }
     /// Sends the request and returns the `200` response body as text.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, String> {
         self.req.send_text()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<String>> {
         self.req.send_text_with_response()
     }
 }
@@ -4861,22 +4823,16 @@ impl<'a> ListMspCustomers<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -4931,22 +4887,16 @@ impl<'a> CreateMspCustomer<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -4994,22 +4944,16 @@ impl<'a> GetMspCustomer<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -5064,22 +5008,16 @@ impl<'a> UpdateMspCustomer<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -5127,22 +5065,16 @@ impl<'a> DeleteMspCustomer<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -5190,22 +5122,16 @@ impl<'a> ListMspCustomerMspAdmins<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -5253,22 +5179,16 @@ impl<'a> ListMspCustomerAdmins<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -5316,22 +5236,16 @@ impl<'a> GetMspCustomerAdmin<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -5379,22 +5293,16 @@ impl<'a> ListMspCustomerInvitations<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -5442,22 +5350,16 @@ impl<'a> ListMspCustomerDelegations<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -5505,22 +5407,16 @@ impl<'a> ListMspCustomerDelegatorAdmins<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -5568,22 +5464,16 @@ impl<'a> GetMspCustomerActivationStatus<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -5631,22 +5521,16 @@ impl<'a> ListMspCustomerLogoUrls<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -5694,22 +5578,16 @@ impl<'a> ListMspFirmwareUpgradeSchedules<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -5757,22 +5635,16 @@ impl<'a> ListMspDelegations<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -5820,22 +5692,16 @@ impl<'a> ListMspAdminAssociations<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -5883,22 +5749,16 @@ impl<'a> GetMspIntegrator<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -5946,22 +5806,16 @@ impl<'a> ListMspLabels<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -6016,22 +5870,16 @@ impl<'a> UpdateMspLabels<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -6086,22 +5934,16 @@ impl<'a> CreateMspLabel<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -6149,22 +5991,16 @@ impl<'a> GetMspLabel<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -6212,22 +6048,16 @@ impl<'a> ListMspLabelBaseUrls<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -6320,22 +6150,16 @@ impl<'a> GetMspEcs<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<QueryResponseMspEc, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, QueryResponseMspEc> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<QueryResponseMspEc>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<QueryResponseMspEc>,
     > {
         self.req.send_json_with_response()
     }
@@ -6423,20 +6247,16 @@ impl<'a> GetDeviceInventory<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<QueryResponseMspInventoryDevice, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, QueryResponseMspInventoryDevice> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<QueryResponseMspInventoryDevice>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<QueryResponseMspInventoryDevice>,
     > {
         self.req.send_json_with_response()
     }
@@ -6520,23 +6340,14 @@ impl<'a> GetDelegationsForView<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<DelegationData, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, DelegationData> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<DelegationData>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<DelegationData>> {
         self.req.send_json_with_response()
     }
 }

@@ -630,7 +630,7 @@ impl serde::Serialize for PageEntityModelPersona {
             w.optional("first", &v.first);
             w.optional("last", &v.last);
             w.optional("size", &v.size);
-            w.optional("content", &v.content);
+            w.optional_list("content", &v.content);
             w.optional("number", &v.number);
             w.optional("sort", &v.sort);
             w.optional("numberOfElements", &v.number_of_elements);
@@ -659,7 +659,7 @@ impl<'de> serde::Deserialize<'de> for PageEntityModelPersona {
                 first: f.optional("first"),
                 last: f.optional("last"),
                 size: f.optional("size"),
-                content: f.optional("content"),
+                content: f.optional_list("content"),
                 number: f.optional("number"),
                 sort: f.optional("sort"),
                 number_of_elements: f.optional("numberOfElements"),
@@ -787,7 +787,7 @@ impl serde::Serialize for PageEntityModelResidentPortal {
             w.optional("first", &v.first);
             w.optional("last", &v.last);
             w.optional("size", &v.size);
-            w.optional("content", &v.content);
+            w.optional_list("content", &v.content);
             w.optional("number", &v.number);
             w.optional("sort", &v.sort);
             w.optional("numberOfElements", &v.number_of_elements);
@@ -816,7 +816,7 @@ impl<'de> serde::Deserialize<'de> for PageEntityModelResidentPortal {
                 first: f.optional("first"),
                 last: f.optional("last"),
                 size: f.optional("size"),
-                content: f.optional("content"),
+                content: f.optional_list("content"),
                 number: f.optional("number"),
                 sort: f.optional("sort"),
                 number_of_elements: f.optional("numberOfElements"),
@@ -944,7 +944,7 @@ impl serde::Serialize for PageEntityModelUnit {
             w.optional("first", &v.first);
             w.optional("last", &v.last);
             w.optional("size", &v.size);
-            w.optional("content", &v.content);
+            w.optional_list("content", &v.content);
             w.optional("number", &v.number);
             w.optional("sort", &v.sort);
             w.optional("numberOfElements", &v.number_of_elements);
@@ -973,7 +973,7 @@ impl<'de> serde::Deserialize<'de> for PageEntityModelUnit {
                 first: f.optional("first"),
                 last: f.optional("last"),
                 size: f.optional("size"),
-                content: f.optional("content"),
+                content: f.optional_list("content"),
                 number: f.optional("number"),
                 sort: f.optional("sort"),
                 number_of_elements: f.optional("numberOfElements"),
@@ -1631,7 +1631,7 @@ impl serde::Serialize for PropertyPage {
             w.optional("first", &v.first);
             w.optional("last", &v.last);
             w.optional("size", &v.size);
-            w.optional("content", &v.content);
+            w.optional_list("content", &v.content);
             w.optional("number", &v.number);
             w.optional("sort", &v.sort);
             w.optional("numberOfElements", &v.number_of_elements);
@@ -1657,7 +1657,7 @@ impl<'de> serde::Deserialize<'de> for PropertyPage {
                 first: f.optional("first"),
                 last: f.optional("last"),
                 size: f.optional("size"),
-                content: f.optional("content"),
+                content: f.optional_list("content"),
                 number: f.optional("number"),
                 sort: f.optional("sort"),
                 number_of_elements: f.optional("numberOfElements"),
@@ -1964,7 +1964,7 @@ impl serde::Serialize for PropertyQueryData {
             v: &PropertyQueryData,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("sortField", &v.sort_field);
             w.optional("keyword", &v.keyword);
             w.field("sortOrder", &v.sort_order);
@@ -1989,7 +1989,7 @@ impl<'de> serde::Deserialize<'de> for PropertyQueryData {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = PropertyQueryData {
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 sort_field: f.optional("sortField"),
                 keyword: f.optional("keyword"),
                 sort_order: f.required("sortOrder")?,
@@ -2290,7 +2290,7 @@ impl serde::Serialize for PropertyUnit {
             w.field("name", &v.name);
             w.field("resident", &v.resident);
             w.optional("status", &v.status);
-            w.optional("dpsks", &v.dpsks);
+            w.optional_list("dpsks", &v.dpsks);
             w.optional("accessPoint", &v.access_point);
             w.optional("trafficControl", &v.traffic_control);
             w.optional("personaId", &v.persona_id);
@@ -2316,7 +2316,7 @@ impl<'de> serde::Deserialize<'de> for PropertyUnit {
                 name: f.required("name")?,
                 resident: f.required("resident")?,
                 status: f.optional("status"),
-                dpsks: f.optional("dpsks"),
+                dpsks: f.optional_list("dpsks"),
                 access_point: f.optional("accessPoint"),
                 traffic_control: f.optional("trafficControl"),
                 persona_id: f.optional("personaId"),
@@ -2422,7 +2422,7 @@ impl serde::Serialize for QoSProfileAssignment {
             v: &QoSProfileAssignment,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.field("unitIds", &v.unit_ids);
+            w.list("unitIds", &v.unit_ids);
             w.field("profileExpiry", &v.profile_expiry);
             w.rest(&v.additional_fields);
         }
@@ -2442,7 +2442,7 @@ impl<'de> serde::Deserialize<'de> for QoSProfileAssignment {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QoSProfileAssignment {
-                unit_ids: f.required("unitIds")?,
+                unit_ids: f.required_list("unitIds")?,
                 profile_expiry: f.required("profileExpiry")?,
                 additional_fields: f.rest(),
             };
@@ -3234,7 +3234,7 @@ impl serde::Serialize for Unit {
             w.field("name", &v.name);
             w.field("resident", &v.resident);
             w.optional("status", &v.status);
-            w.optional("dpsks", &v.dpsks);
+            w.optional_list("dpsks", &v.dpsks);
             w.optional("accessPoint", &v.access_point);
             w.optional("trafficControl", &v.traffic_control);
             w.optional("personaId", &v.persona_id);
@@ -3259,7 +3259,7 @@ impl<'de> serde::Deserialize<'de> for Unit {
                 name: f.required("name")?,
                 resident: f.required("resident")?,
                 status: f.optional("status"),
-                dpsks: f.optional("dpsks"),
+                dpsks: f.optional_list("dpsks"),
                 access_point: f.optional("accessPoint"),
                 traffic_control: f.optional("trafficControl"),
                 persona_id: f.optional("personaId"),
@@ -3352,7 +3352,7 @@ impl serde::Serialize for UnitAp {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &UnitAp, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.field("name", &v.name);
-            w.optional("selectedPorts", &v.selected_ports);
+            w.optional_list("selectedPorts", &v.selected_ports);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -3369,7 +3369,7 @@ impl<'de> serde::Deserialize<'de> for UnitAp {
         ) -> Result<UnitAp, ruckus_one_runtime::internal::object::FieldError> {
             let value = UnitAp {
                 name: f.required("name")?,
-                selected_ports: f.optional("selectedPorts"),
+                selected_ports: f.optional_list("selectedPorts"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -4174,18 +4174,14 @@ impl<'a> AssignUnitIdentity<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<Persona, ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Persona> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<Persona>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Persona>> {
         self.req.send_json_with_response()
     }
 }
@@ -4232,18 +4228,14 @@ impl<'a> RemoveUnitIdentity<'a> {
     }
     /// Sends the request; the `200` response has no body.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<(), ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ()> {
         self.req.send_empty()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<()>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<()>> {
         self.req.send_empty_with_response()
     }
 }
@@ -4311,13 +4303,11 @@ impl<'a> QosProfileAssignments<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                PropertyAcceptedResponse,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            PropertyAcceptedResponse,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -4326,11 +4316,9 @@ impl<'a> QosProfileAssignments<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PropertyAcceptedResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<PropertyAcceptedResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -4345,13 +4333,11 @@ impl<'a> QosProfileAssignments<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                PropertyAcceptedResponse,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            PropertyAcceptedResponse,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -4417,21 +4403,14 @@ impl<'a> GetVenuePropertyConfig<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<Property, ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Property> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<Property>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Property>> {
         self.req.send_json_with_response()
     }
 }
@@ -4499,11 +4478,9 @@ impl<'a> EnableVenueProperty<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<AcceptedResponse2, super::activities::Activity>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<AcceptedResponse2, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
@@ -4511,11 +4488,9 @@ impl<'a> EnableVenueProperty<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<AcceptedResponse2>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<AcceptedResponse2>,
     > {
         self.req.send_json_with_response()
     }
@@ -4530,14 +4505,9 @@ impl<'a> EnableVenueProperty<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                AcceptedResponse2,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<AcceptedResponse2, super::activities::Activity>,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -4606,11 +4576,9 @@ impl<'a> EnablePropertySelectively<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<AcceptedResponse2, super::activities::Activity>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<AcceptedResponse2, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
@@ -4618,11 +4586,9 @@ impl<'a> EnablePropertySelectively<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<AcceptedResponse2>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<AcceptedResponse2>,
     > {
         self.req.send_json_with_response()
     }
@@ -4637,14 +4603,9 @@ impl<'a> EnablePropertySelectively<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                AcceptedResponse2,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<AcceptedResponse2, super::activities::Activity>,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -4711,20 +4672,16 @@ impl<'a> AssignResidentPortal<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<PropertyResidentPortalAssignment, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, PropertyResidentPortalAssignment> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PropertyResidentPortalAssignment>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<PropertyResidentPortalAssignment>,
     > {
         self.req.send_json_with_response()
     }
@@ -4833,23 +4790,14 @@ impl<'a> GetAllUnits<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<PropertyPage, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PropertyPage> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PropertyPage>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<PropertyPage>> {
         self.req.send_json_with_response()
     }
 }
@@ -4917,11 +4865,9 @@ impl<'a> AddUnit<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<AcceptedResponse2, super::activities::Activity>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<AcceptedResponse2, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
@@ -4929,11 +4875,9 @@ impl<'a> AddUnit<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<AcceptedResponse2>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<AcceptedResponse2>,
     > {
         self.req.send_json_with_response()
     }
@@ -4948,14 +4892,9 @@ impl<'a> AddUnit<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                AcceptedResponse2,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<AcceptedResponse2, super::activities::Activity>,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -5054,22 +4993,16 @@ impl<'a> QueryUnits<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<PageEntityModelUnit, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PageEntityModelUnit> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PageEntityModelUnit>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<PageEntityModelUnit>,
     > {
         self.req.send_json_with_response()
     }
@@ -5134,18 +5067,14 @@ impl<'a> ResendNotifications<'a> {
     }
     /// Sends the request; the `200` response has no body.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<(), ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ()> {
         self.req.send_empty()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<()>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<()>> {
         self.req.send_empty_with_response()
     }
 }
@@ -5243,22 +5172,16 @@ impl<'a> QueryUnitIdentities<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<PageEntityModelPersona, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PageEntityModelPersona> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PageEntityModelPersona>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<PageEntityModelPersona>,
     > {
         self.req.send_json_with_response()
     }
@@ -5357,23 +5280,14 @@ impl<'a> QueryPropertyConfigs<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<PropertyPage, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PropertyPage> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PropertyPage>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<PropertyPage>> {
         self.req.send_json_with_response()
     }
 }
@@ -5444,22 +5358,16 @@ impl<'a> AddResidentPortal<'a> {
     }
     /// Sends the request and decodes the `201` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<AcceptedResponse2, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, AcceptedResponse2> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<AcceptedResponse2>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<AcceptedResponse2>,
     > {
         self.req.send_json_with_response()
     }
@@ -5558,22 +5466,16 @@ impl<'a> QueryResidentPortals<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<PageEntityModelResidentPortal, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PageEntityModelResidentPortal> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PageEntityModelResidentPortal>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<PageEntityModelResidentPortal>,
     > {
         self.req.send_json_with_response()
     }
@@ -5638,23 +5540,14 @@ impl<'a> FetchUnit<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<PropertyUnit, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PropertyUnit> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PropertyUnit>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<PropertyUnit>> {
         self.req.send_json_with_response()
     }
 }
@@ -5722,13 +5615,11 @@ impl<'a> DeleteUnit<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                PropertyAcceptedResponse,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            PropertyAcceptedResponse,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -5737,11 +5628,9 @@ impl<'a> DeleteUnit<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PropertyAcceptedResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<PropertyAcceptedResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -5756,13 +5645,11 @@ impl<'a> DeleteUnit<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                PropertyAcceptedResponse,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            PropertyAcceptedResponse,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -5832,11 +5719,9 @@ impl<'a> EditUnit<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<AcceptedResponse2, super::activities::Activity>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<AcceptedResponse2, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
@@ -5844,11 +5729,9 @@ impl<'a> EditUnit<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<AcceptedResponse2>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<AcceptedResponse2>,
     > {
         self.req.send_json_with_response()
     }
@@ -5863,14 +5746,9 @@ impl<'a> EditUnit<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                AcceptedResponse2,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<AcceptedResponse2, super::activities::Activity>,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -5935,23 +5813,14 @@ impl<'a> FetchResidentPortal<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<ResidentPortal, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ResidentPortal> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<ResidentPortal>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<ResidentPortal>> {
         self.req.send_json_with_response()
     }
 }
@@ -5998,18 +5867,14 @@ impl<'a> DeleteResidentPortal<'a> {
     }
     /// Sends the request; the `200` response has no body.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<(), ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ()> {
         self.req.send_empty()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<()>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<()>> {
         self.req.send_empty_with_response()
     }
 }
@@ -6080,23 +5945,14 @@ impl<'a> EditResidentPortal<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<ResidentPortal, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ResidentPortal> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<ResidentPortal>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<ResidentPortal>> {
         self.req.send_json_with_response()
     }
 }
@@ -6143,18 +5999,14 @@ impl<'a> DownloadPortalFile<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, String> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<String>> {
         self.req.send_json_with_response()
     }
 }
@@ -6201,18 +6053,14 @@ impl<'a> DeletePortalFile<'a> {
     }
     /// Sends the request; the `200` response has no body.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<(), ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ()> {
         self.req.send_empty()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<()>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<()>> {
         self.req.send_empty_with_response()
     }
 }

@@ -386,7 +386,7 @@ impl serde::Serialize for ExternalAssignmentServiceGroup {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("serviceName", &v.service_name);
-            w.field("externalAssignmentIdentifier", &v.external_assignment_identifier);
+            w.list("externalAssignmentIdentifier", &v.external_assignment_identifier);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -407,7 +407,7 @@ impl<'de> serde::Deserialize<'de> for ExternalAssignmentServiceGroup {
             let value = ExternalAssignmentServiceGroup {
                 service_name: f.required("serviceName")?,
                 external_assignment_identifier: f
-                    .required("externalAssignmentIdentifier")?,
+                    .required_list("externalAssignmentIdentifier")?,
                 additional_fields: f.rest(),
             };
             Ok(value)
@@ -560,10 +560,13 @@ impl serde::Serialize for RadiusAttributeGroup {
             w.optional("id", &v.id);
             w.field("name", &v.name);
             w.optional("description", &v.description);
-            w.field("attributeAssignments", &v.attribute_assignments);
+            w.list("attributeAssignments", &v.attribute_assignments);
             w.optional("attributeCount", &v.attribute_count);
             w.optional("externalAssignmentsCount", &v.external_assignments_count);
-            w.optional("externalServiceAssignments", &v.external_service_assignments);
+            w.optional_list(
+                "externalServiceAssignments",
+                &v.external_service_assignments,
+            );
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
@@ -586,10 +589,11 @@ impl<'de> serde::Deserialize<'de> for RadiusAttributeGroup {
                 id: f.optional("id"),
                 name: f.required("name")?,
                 description: f.optional("description"),
-                attribute_assignments: f.required("attributeAssignments")?,
+                attribute_assignments: f.required_list("attributeAssignments")?,
                 attribute_count: f.optional("attributeCount"),
                 external_assignments_count: f.optional("externalAssignmentsCount"),
-                external_service_assignments: f.optional("externalServiceAssignments"),
+                external_service_assignments: f
+                    .optional_list("externalServiceAssignments"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
             };
@@ -672,7 +676,7 @@ impl serde::Serialize for RadiusAttributeVendors {
             v: &RadiusAttributeVendors,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("supportedVendors", &v.supported_vendors);
+            w.optional_list("supportedVendors", &v.supported_vendors);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -691,7 +695,7 @@ impl<'de> serde::Deserialize<'de> for RadiusAttributeVendors {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = RadiusAttributeVendors {
-                supported_vendors: f.optional("supportedVendors"),
+                supported_vendors: f.optional_list("supportedVendors"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1129,23 +1133,14 @@ impl<'a> GetAllRadiusAttributesByQuery<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<RadiusAttribute, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, RadiusAttribute> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<RadiusAttribute>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<RadiusAttribute>> {
         self.req.send_json_with_response()
     }
 }
@@ -1192,22 +1187,16 @@ impl<'a> GetAllRadiusAttributeGroups<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -1255,22 +1244,16 @@ impl<'a> CreateRadiusAttributeGroup<'a> {
     }
     /// Sends the request and decodes the `201` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<RadiusAttributeGroup, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, RadiusAttributeGroup> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<RadiusAttributeGroup>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<RadiusAttributeGroup>,
     > {
         self.req.send_json_with_response()
     }
@@ -1318,22 +1301,16 @@ impl<'a> GetAllExternalAssignments<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -1381,22 +1358,16 @@ impl<'a> CreateExternalAssignment<'a> {
     }
     /// Sends the request and decodes the `201` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<AttributeGroupAssignment, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, AttributeGroupAssignment> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<AttributeGroupAssignment>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<AttributeGroupAssignment>,
     > {
         self.req.send_json_with_response()
     }
@@ -1453,22 +1424,16 @@ impl<'a> GetAllRadiusAttributeGroupsByQuery<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<RadiusAttributeGroup, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, RadiusAttributeGroup> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<RadiusAttributeGroup>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<RadiusAttributeGroup>,
     > {
         self.req.send_json_with_response()
     }
@@ -1516,22 +1481,16 @@ impl<'a> GetAttributeGroupById<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<RadiusAttributeGroup, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, RadiusAttributeGroup> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<RadiusAttributeGroup>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<RadiusAttributeGroup>,
     > {
         self.req.send_json_with_response()
     }
@@ -1579,22 +1538,16 @@ impl<'a> DeleteAttributeGroup<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -1642,22 +1595,16 @@ impl<'a> UpdateRadiusAttribGroup<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<RadiusAttributeGroup, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, RadiusAttributeGroup> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<RadiusAttributeGroup>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<RadiusAttributeGroup>,
     > {
         self.req.send_json_with_response()
     }
@@ -1705,22 +1652,16 @@ impl<'a> GetAllRadiusAttribute<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -1768,23 +1709,14 @@ impl<'a> GetAttributeById<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<RadiusAttribute, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, RadiusAttribute> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<RadiusAttribute>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<RadiusAttribute>> {
         self.req.send_json_with_response()
     }
 }
@@ -1831,22 +1763,16 @@ impl<'a> GetAllRadiusAttributeVendors<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<RadiusAttributeVendors, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, RadiusAttributeVendors> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<RadiusAttributeVendors>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<RadiusAttributeVendors>,
     > {
         self.req.send_json_with_response()
     }
@@ -1894,22 +1820,16 @@ impl<'a> GetExternalAssignmentById<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<AttributeGroupAssignment, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, AttributeGroupAssignment> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<AttributeGroupAssignment>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<AttributeGroupAssignment>,
     > {
         self.req.send_json_with_response()
     }
@@ -1957,22 +1877,16 @@ impl<'a> DeleteExternalAssignment<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }

@@ -32,8 +32,8 @@ impl serde::Serialize for ChangeSchedule {
             w.optional("id", &v.id);
             w.optional("date", &v.date);
             w.optional("time", &v.time);
-            w.optional("versions", &v.versions);
-            w.optional("switchIds", &v.switch_ids);
+            w.optional_list("versions", &v.versions);
+            w.optional_list("switchIds", &v.switch_ids);
             w.optional("preDownload", &v.pre_download);
             w.rest(&v.additional_fields);
         }
@@ -53,8 +53,8 @@ impl<'de> serde::Deserialize<'de> for ChangeSchedule {
                 id: f.optional("id"),
                 date: f.optional("date"),
                 time: f.optional("time"),
-                versions: f.optional("versions"),
-                switch_ids: f.optional("switchIds"),
+                versions: f.optional_list("versions"),
+                switch_ids: f.optional_list("switchIds"),
                 pre_download: f.optional("preDownload"),
                 additional_fields: f.rest(),
             };
@@ -140,7 +140,7 @@ impl serde::Serialize for ChangeScheduleV1 {
             w.optional("time", &v.time);
             w.optional("switchVersion", &v.switch_version);
             w.optional("switchVersionAboveTen", &v.switch_version_above_ten);
-            w.optional("switchIds", &v.switch_ids);
+            w.optional_list("switchIds", &v.switch_ids);
             w.optional("preDownload", &v.pre_download);
             w.rest(&v.additional_fields);
         }
@@ -162,7 +162,7 @@ impl<'de> serde::Deserialize<'de> for ChangeScheduleV1 {
                 time: f.optional("time"),
                 switch_version: f.optional("switchVersion"),
                 switch_version_above_ten: f.optional("switchVersionAboveTen"),
-                switch_ids: f.optional("switchIds"),
+                switch_ids: f.optional_list("switchIds"),
                 pre_download: f.optional("preDownload"),
                 additional_fields: f.rest(),
             };
@@ -245,7 +245,7 @@ impl serde::Serialize for ModelCurrentVersionView {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("modelGroup", &v.model_group);
-            w.optional("versions", &v.versions);
+            w.optional_list("versions", &v.versions);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -265,7 +265,7 @@ impl<'de> serde::Deserialize<'de> for ModelCurrentVersionView {
         > {
             let value = ModelCurrentVersionView {
                 model_group: f.optional("modelGroup"),
-                versions: f.optional("versions"),
+                versions: f.optional_list("versions"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -625,7 +625,7 @@ impl serde::Serialize for SkipScheduleUpgrade {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
-            w.optional("switchIds", &v.switch_ids);
+            w.optional_list("switchIds", &v.switch_ids);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -645,7 +645,7 @@ impl<'de> serde::Deserialize<'de> for SkipScheduleUpgrade {
         > {
             let value = SkipScheduleUpgrade {
                 id: f.optional("id"),
-                switch_ids: f.optional("switchIds"),
+                switch_ids: f.optional_list("switchIds"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -929,7 +929,7 @@ impl serde::Serialize for SwitchVersionView {
         ) {
             w.optional("id", &v.id);
             w.optional("modelGroup", &v.model_group);
-            w.optional("versions", &v.versions);
+            w.optional_list("versions", &v.versions);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -950,7 +950,7 @@ impl<'de> serde::Deserialize<'de> for SwitchVersionView {
             let value = SwitchVersionView {
                 id: f.optional("id"),
                 model_group: f.optional("modelGroup"),
-                versions: f.optional("versions"),
+                versions: f.optional_list("versions"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1010,7 +1010,10 @@ impl serde::Serialize for UpgradeScheduleFirmwareView {
         ) {
             w.optional("id", &v.id);
             w.optional("timeSlot", &v.time_slot);
-            w.optional("supportModelGroupVersions", &v.support_model_group_versions);
+            w.optional_list(
+                "supportModelGroupVersions",
+                &v.support_model_group_versions,
+            );
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -1031,7 +1034,8 @@ impl<'de> serde::Deserialize<'de> for UpgradeScheduleFirmwareView {
             let value = UpgradeScheduleFirmwareView {
                 id: f.optional("id"),
                 time_slot: f.optional("timeSlot"),
-                support_model_group_versions: f.optional("supportModelGroupVersions"),
+                support_model_group_versions: f
+                    .optional_list("supportModelGroupVersions"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1101,7 +1105,10 @@ impl serde::Serialize for UpgradeScheduleView {
             w.optional("timeSlot", &v.time_slot);
             w.optional("version", &v.version);
             w.optional("versionAboveTen", &v.version_above_ten);
-            w.optional("supportModelGroupVersions", &v.support_model_group_versions);
+            w.optional_list(
+                "supportModelGroupVersions",
+                &v.support_model_group_versions,
+            );
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -1124,7 +1131,8 @@ impl<'de> serde::Deserialize<'de> for UpgradeScheduleView {
                 time_slot: f.optional("timeSlot"),
                 version: f.optional("version"),
                 version_above_ten: f.optional("versionAboveTen"),
-                support_model_group_versions: f.optional("supportModelGroupVersions"),
+                support_model_group_versions: f
+                    .optional_list("supportModelGroupVersions"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1447,8 +1455,8 @@ impl serde::Serialize for UpgradeSwitchQueryFilter {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("searchFilter", &v.search_filter);
-            w.optional("venueIdList", &v.venue_id_list);
-            w.optional("searchTargetFields", &v.search_target_fields);
+            w.optional_list("venueIdList", &v.venue_id_list);
+            w.optional_list("searchTargetFields", &v.search_target_fields);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -1468,8 +1476,8 @@ impl<'de> serde::Deserialize<'de> for UpgradeSwitchQueryFilter {
         > {
             let value = UpgradeSwitchQueryFilter {
                 search_filter: f.optional("searchFilter"),
-                venue_id_list: f.optional("venueIdList"),
-                search_target_fields: f.optional("searchTargetFields"),
+                venue_id_list: f.optional_list("venueIdList"),
+                search_target_fields: f.optional_list("searchTargetFields"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1527,7 +1535,7 @@ impl serde::Serialize for UpgradeSwitchQueryFilterV1 {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("searchFilter", &v.search_filter);
-            w.optional("venueIdList", &v.venue_id_list);
+            w.optional_list("venueIdList", &v.venue_id_list);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -1547,7 +1555,7 @@ impl<'de> serde::Deserialize<'de> for UpgradeSwitchQueryFilterV1 {
         > {
             let value = UpgradeSwitchQueryFilterV1 {
                 search_filter: f.optional("searchFilter"),
-                venue_id_list: f.optional("venueIdList"),
+                venue_id_list: f.optional_list("venueIdList"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1793,7 +1801,7 @@ impl serde::Serialize for UpgradeVenue {
                 "switchFirmwareVersionAboveTen",
                 &v.switch_firmware_version_above_ten,
             );
-            w.optional("availableVersions", &v.available_versions);
+            w.optional_list("availableVersions", &v.available_versions);
             w.optional("nextSchedule", &v.next_schedule);
             w.optional("lastScheduleUpdateTime", &v.last_schedule_update_time);
             w.optional("preDownload", &v.pre_download);
@@ -1801,8 +1809,8 @@ impl serde::Serialize for UpgradeVenue {
             w.optional("aboveTenSwitchCount", &v.above_ten_switch_count);
             w.optional("status", &v.status);
             w.optional("scheduleCount", &v.schedule_count);
-            w.optional("switchCounts", &v.switch_counts);
-            w.optional("versions", &v.versions);
+            w.optional_list("switchCounts", &v.switch_counts);
+            w.optional_list("versions", &v.versions);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -1824,7 +1832,7 @@ impl<'de> serde::Deserialize<'de> for UpgradeVenue {
                 switch_firmware_version: f.optional("switchFirmwareVersion"),
                 switch_firmware_version_above_ten: f
                     .optional("switchFirmwareVersionAboveTen"),
-                available_versions: f.optional("availableVersions"),
+                available_versions: f.optional_list("availableVersions"),
                 next_schedule: f.optional("nextSchedule"),
                 last_schedule_update_time: f.optional("lastScheduleUpdateTime"),
                 pre_download: f.optional("preDownload"),
@@ -1832,8 +1840,8 @@ impl<'de> serde::Deserialize<'de> for UpgradeVenue {
                 above_ten_switch_count: f.optional("aboveTenSwitchCount"),
                 status: f.optional("status"),
                 schedule_count: f.optional("scheduleCount"),
-                switch_counts: f.optional("switchCounts"),
-                versions: f.optional("versions"),
+                switch_counts: f.optional_list("switchCounts"),
+                versions: f.optional_list("versions"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1993,11 +2001,11 @@ impl serde::Serialize for UpgradeVenueFirmwareView {
             w.optional("id", &v.id);
             w.optional("venueId", &v.venue_id);
             w.optional("venueName", &v.venue_name);
-            w.optional("versions", &v.versions);
+            w.optional_list("versions", &v.versions);
             w.optional("nextSchedule", &v.next_schedule);
             w.optional("lastScheduleUpdateTime", &v.last_schedule_update_time);
             w.optional("preDownload", &v.pre_download);
-            w.optional("switchCounts", &v.switch_counts);
+            w.optional_list("switchCounts", &v.switch_counts);
             w.optional("status", &v.status);
             w.optional("scheduleCount", &v.schedule_count);
             w.rest(&v.additional_fields);
@@ -2021,11 +2029,11 @@ impl<'de> serde::Deserialize<'de> for UpgradeVenueFirmwareView {
                 id: f.optional("id"),
                 venue_id: f.optional("venueId"),
                 venue_name: f.optional("venueName"),
-                versions: f.optional("versions"),
+                versions: f.optional_list("versions"),
                 next_schedule: f.optional("nextSchedule"),
                 last_schedule_update_time: f.optional("lastScheduleUpdateTime"),
                 pre_download: f.optional("preDownload"),
-                switch_counts: f.optional("switchCounts"),
+                switch_counts: f.optional_list("switchCounts"),
                 status: f.optional("status"),
                 schedule_count: f.optional("scheduleCount"),
                 additional_fields: f.rest(),
@@ -2425,8 +2433,8 @@ impl serde::Serialize for VenueCurrentVersion {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
-            w.optional("currentVersions", &v.current_versions);
-            w.optional("currentVersionsAboveTen", &v.current_versions_above_ten);
+            w.optional_list("currentVersions", &v.current_versions);
+            w.optional_list("currentVersionsAboveTen", &v.current_versions_above_ten);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -2446,8 +2454,8 @@ impl<'de> serde::Deserialize<'de> for VenueCurrentVersion {
         > {
             let value = VenueCurrentVersion {
                 id: f.optional("id"),
-                current_versions: f.optional("currentVersions"),
-                current_versions_above_ten: f.optional("currentVersionsAboveTen"),
+                current_versions: f.optional_list("currentVersions"),
+                current_versions_above_ten: f.optional_list("currentVersionsAboveTen"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2508,7 +2516,7 @@ impl serde::Serialize for VenueCurrentVersionView {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
-            w.optional("currentVersions", &v.current_versions);
+            w.optional_list("currentVersions", &v.current_versions);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -2528,7 +2536,7 @@ impl<'de> serde::Deserialize<'de> for VenueCurrentVersionView {
         > {
             let value = VenueCurrentVersionView {
                 id: f.optional("id"),
-                current_versions: f.optional("currentVersions"),
+                current_versions: f.optional_list("currentVersions"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -3003,22 +3011,16 @@ impl<'a> UpdateVenueSwitchFirmwareSchedules<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::EmptyResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::EmptyResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::EmptyResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -3076,22 +3078,16 @@ impl<'a> CreateVenueSwitchFirmwareSchedule<'a> {
     }
     /// Sends the request and decodes the `201` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::EmptyResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::EmptyResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::EmptyResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -3169,22 +3165,16 @@ impl<'a> CreateVenueSwitchFirmwareScheduleV1<'a> {
     }
     /// Sends the request and decodes the `201` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::EmptyResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::EmptyResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::EmptyResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -3252,22 +3242,16 @@ impl<'a> DeleteVenueSwitchFirmwareSchedules<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::EmptyResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::EmptyResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::EmptyResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -3315,22 +3299,16 @@ impl<'a> ListSwitchFirmwareVersions<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<Vec<SwitchVersionView>, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<SwitchVersionView>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<Vec<SwitchVersionView>>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<Vec<SwitchVersionView>>,
     > {
         self.req.send_json_with_response()
     }
@@ -3395,22 +3373,16 @@ impl<'a> ListSwitchFirmwareVersionsV1<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<Vec<SwitchVersion>, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<SwitchVersion>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<Vec<SwitchVersion>>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<Vec<SwitchVersion>>,
     > {
         self.req.send_json_with_response()
     }
@@ -3458,22 +3430,16 @@ impl<'a> ListSwitchFirmwareCurrentVersions<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<VenueCurrentVersionView, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, VenueCurrentVersionView> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<VenueCurrentVersionView>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<VenueCurrentVersionView>,
     > {
         self.req.send_json_with_response()
     }
@@ -3541,22 +3507,16 @@ impl<'a> ListSwitchFirmwareCurrentVersionsV1<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<VenueCurrentVersion, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, VenueCurrentVersion> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<VenueCurrentVersion>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<VenueCurrentVersion>,
     > {
         self.req.send_json_with_response()
     }
@@ -3604,22 +3564,16 @@ impl<'a> QuerySwitchFirmwareSchedules<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<Vec<UpgradeVenueFirmwareView>, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<UpgradeVenueFirmwareView>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<Vec<UpgradeVenueFirmwareView>>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<Vec<UpgradeVenueFirmwareView>>,
     > {
         self.req.send_json_with_response()
     }
@@ -3684,22 +3638,16 @@ impl<'a> QuerySwitchFirmwareSchedulesV1<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<Vec<UpgradeVenue>, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<UpgradeVenue>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<Vec<UpgradeVenue>>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<Vec<UpgradeVenue>>,
     > {
         self.req.send_json_with_response()
     }
@@ -3747,22 +3695,16 @@ impl<'a> QuerySwitchFirmwareScheduleSwitches<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<Vec<UpgradeSwitchView>, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<UpgradeSwitchView>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<Vec<UpgradeSwitchView>>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<Vec<UpgradeSwitchView>>,
     > {
         self.req.send_json_with_response()
     }
@@ -3830,22 +3772,16 @@ impl<'a> QuerySwitchFirmwareScheduleSwitchesV1<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<Vec<UpgradeSwitch>, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<UpgradeSwitch>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<Vec<UpgradeSwitch>>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<Vec<UpgradeSwitch>>,
     > {
         self.req.send_json_with_response()
     }
@@ -3919,22 +3855,16 @@ impl<'a> QueryVenueSwitchFirmwareUpgradeStatusDetails<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResult> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::QueryResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::QueryResult>,
     > {
         self.req.send_json_with_response()
     }

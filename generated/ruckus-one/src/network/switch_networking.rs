@@ -27,8 +27,8 @@ impl serde::Serialize for AclIntersectionView {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
-            w.optional("profileAcl", &v.profile_acl);
-            w.optional("switchAcl", &v.switch_acl);
+            w.optional_list("profileAcl", &v.profile_acl);
+            w.optional_list("switchAcl", &v.switch_acl);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -48,8 +48,8 @@ impl<'de> serde::Deserialize<'de> for AclIntersectionView {
         > {
             let value = AclIntersectionView {
                 id: f.optional("id"),
-                profile_acl: f.optional("profileAcl"),
-                switch_acl: f.optional("switchAcl"),
+                profile_acl: f.optional_list("profileAcl"),
+                switch_acl: f.optional_list("switchAcl"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -241,8 +241,8 @@ impl serde::Serialize for ConfigurationHistoryFilter {
             v: &ConfigurationHistoryFilter,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("filterByStatus", &v.filter_by_status);
-            w.optional("configType", &v.config_type);
+            w.optional_list("filterByStatus", &v.filter_by_status);
+            w.optional_list("configType", &v.config_type);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -261,8 +261,8 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryFilter {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ConfigurationHistoryFilter {
-                filter_by_status: f.optional("filterByStatus"),
-                config_type: f.optional("configType"),
+                filter_by_status: f.optional_list("filterByStatus"),
+                config_type: f.optional_list("configType"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -544,7 +544,7 @@ impl serde::Serialize for ConfigurationHistoryVenueInfoView {
             v: &ConfigurationHistoryVenueInfoView,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("configType", &v.config_type);
+            w.optional_list("configType", &v.config_type);
             w.optional("numberOfFailed", &v.number_of_failed);
             w.optional("numberOfSuccess", &v.number_of_success);
             w.optional("numberOfSwitches", &v.number_of_switches);
@@ -569,7 +569,7 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryVenueInfoView {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ConfigurationHistoryVenueInfoView {
-                config_type: f.optional("configType"),
+                config_type: f.optional_list("configType"),
                 number_of_failed: f.optional("numberOfFailed"),
                 number_of_success: f.optional("numberOfSuccess"),
                 number_of_switches: f.optional("numberOfSwitches"),
@@ -663,7 +663,7 @@ impl serde::Serialize for ConfigurationHistoryVenueView {
         ) {
             w.optional("id", &v.id);
             w.optional("totalCount", &v.total_count);
-            w.optional("list", &v.list);
+            w.optional_list("list", &v.list);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -684,7 +684,7 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryVenueView {
             let value = ConfigurationHistoryVenueView {
                 id: f.optional("id"),
                 total_count: f.optional("totalCount"),
-                list: f.optional("list"),
+                list: f.optional_list("list"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -946,8 +946,8 @@ impl serde::Serialize for Lag {
         fn fields(v: &Lag, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("name", &v.name);
             w.optional("type", &v.type_);
-            w.optional("ports", &v.ports);
-            w.optional("taggedVlans", &v.tagged_vlans);
+            w.optional_list("ports", &v.ports);
+            w.optional_list("taggedVlans", &v.tagged_vlans);
             w.optional("untaggedVlan", &v.untagged_vlan);
             w.optional("forceUpPort", &v.force_up_port);
             w.rest(&v.additional_fields);
@@ -967,8 +967,8 @@ impl<'de> serde::Deserialize<'de> for Lag {
             let value = Lag {
                 name: f.optional("name"),
                 type_: f.optional("type"),
-                ports: f.optional("ports"),
-                tagged_vlans: f.optional("taggedVlans"),
+                ports: f.optional_list("ports"),
+                tagged_vlans: f.optional_list("taggedVlans"),
                 untagged_vlan: f.optional("untaggedVlan"),
                 force_up_port: f.optional("forceUpPort"),
                 additional_fields: f.rest(),
@@ -1131,8 +1131,8 @@ impl serde::Serialize for LagView {
             w.optional("lagId", &v.lag_id);
             w.optional("name", &v.name);
             w.optional("type", &v.type_);
-            w.optional("ports", &v.ports);
-            w.optional("taggedVlans", &v.tagged_vlans);
+            w.optional_list("ports", &v.ports);
+            w.optional_list("taggedVlans", &v.tagged_vlans);
             w.optional("untaggedVlan", &v.untagged_vlan);
             w.optional("forceUpPort", &v.force_up_port);
             w.optional("lastName", &v.last_name);
@@ -1157,8 +1157,8 @@ impl<'de> serde::Deserialize<'de> for LagView {
                 lag_id: f.optional("lagId"),
                 name: f.optional("name"),
                 type_: f.optional("type"),
-                ports: f.optional("ports"),
-                tagged_vlans: f.optional("taggedVlans"),
+                ports: f.optional_list("ports"),
+                tagged_vlans: f.optional_list("taggedVlans"),
                 untagged_vlan: f.optional("untaggedVlan"),
                 force_up_port: f.optional("forceUpPort"),
                 last_name: f.optional("lastName"),
@@ -1554,7 +1554,7 @@ impl serde::Serialize for SwitchAclView {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.optional("aclType", &v.acl_type);
-            w.optional("aclRules", &v.acl_rules);
+            w.optional_list("aclRules", &v.acl_rules);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -1573,7 +1573,7 @@ impl<'de> serde::Deserialize<'de> for SwitchAclView {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 acl_type: f.optional("aclType"),
-                acl_rules: f.optional("aclRules"),
+                acl_rules: f.optional_list("aclRules"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1649,8 +1649,8 @@ impl serde::Serialize for SwitchVenueSettings {
             w.optional("syslogEnabled", &v.syslog_enabled);
             w.optional("syslogPrimaryServer", &v.syslog_primary_server);
             w.optional("syslogSecondaryServer", &v.syslog_secondary_server);
-            w.optional("dns", &v.dns);
-            w.optional("profileId", &v.profile_id);
+            w.optional_list("dns", &v.dns);
+            w.optional_list("profileId", &v.profile_id);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -1673,8 +1673,8 @@ impl<'de> serde::Deserialize<'de> for SwitchVenueSettings {
                 syslog_enabled: f.optional("syslogEnabled"),
                 syslog_primary_server: f.optional("syslogPrimaryServer"),
                 syslog_secondary_server: f.optional("syslogSecondaryServer"),
-                dns: f.optional("dns"),
-                profile_id: f.optional("profileId"),
+                dns: f.optional_list("dns"),
+                profile_id: f.optional_list("profileId"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1764,7 +1764,7 @@ impl serde::Serialize for SwitchVlan {
             w.optional("igmpSnooping", &v.igmp_snooping);
             w.optional("multicastVersion", &v.multicast_version);
             w.optional("spanningTreeProtocol", &v.spanning_tree_protocol);
-            w.optional("switchVlanPortModels", &v.switch_vlan_port_models);
+            w.optional_list("switchVlanPortModels", &v.switch_vlan_port_models);
             w.optional("enableAsDefaultVlan", &v.enable_as_default_vlan);
             w.rest(&v.additional_fields);
         }
@@ -1789,7 +1789,7 @@ impl<'de> serde::Deserialize<'de> for SwitchVlan {
                 igmp_snooping: f.optional("igmpSnooping"),
                 multicast_version: f.optional("multicastVersion"),
                 spanning_tree_protocol: f.optional("spanningTreeProtocol"),
-                switch_vlan_port_models: f.optional("switchVlanPortModels"),
+                switch_vlan_port_models: f.optional_list("switchVlanPortModels"),
                 enable_as_default_vlan: f.optional("enableAsDefaultVlan"),
                 additional_fields: f.rest(),
             };
@@ -1902,7 +1902,7 @@ impl serde::Serialize for SwitchVlanOverview {
         ) {
             w.optional("switchId", &v.switch_id);
             w.optional("defaultVlanId", &v.default_vlan_id);
-            w.optional("vlanList", &v.vlan_list);
+            w.optional_list("vlanList", &v.vlan_list);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -1923,7 +1923,7 @@ impl<'de> serde::Deserialize<'de> for SwitchVlanOverview {
             let value = SwitchVlanOverview {
                 switch_id: f.optional("switchId"),
                 default_vlan_id: f.optional("defaultVlanId"),
-                vlan_list: f.optional("vlanList"),
+                vlan_list: f.optional_list("vlanList"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2077,7 +2077,7 @@ impl serde::Serialize for SwitchVlans {
             w.optional("igmpSnooping", &v.igmp_snooping);
             w.optional("multicastVersion", &v.multicast_version);
             w.optional("spanningTreeProtocol", &v.spanning_tree_protocol);
-            w.optional("switchVlanPortModels", &v.switch_vlan_port_models);
+            w.optional_list("switchVlanPortModels", &v.switch_vlan_port_models);
             w.optional("enableAsDefaultVlan", &v.enable_as_default_vlan);
             w.field("switchId", &v.switch_id);
             w.rest(&v.additional_fields);
@@ -2103,7 +2103,7 @@ impl<'de> serde::Deserialize<'de> for SwitchVlans {
                 igmp_snooping: f.optional("igmpSnooping"),
                 multicast_version: f.optional("multicastVersion"),
                 spanning_tree_protocol: f.optional("spanningTreeProtocol"),
-                switch_vlan_port_models: f.optional("switchVlanPortModels"),
+                switch_vlan_port_models: f.optional_list("switchVlanPortModels"),
                 enable_as_default_vlan: f.optional("enableAsDefaultVlan"),
                 switch_id: f.required("switchId")?,
                 additional_fields: f.rest(),
@@ -2527,9 +2527,9 @@ impl serde::Serialize for VlanIntersectionResponse {
             v: &VlanIntersectionResponse,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("switchDefaultVlan", &v.switch_default_vlan);
-            w.optional("profileVlan", &v.profile_vlan);
-            w.optional("switchVlan", &v.switch_vlan);
+            w.optional_list("switchDefaultVlan", &v.switch_default_vlan);
+            w.optional_list("profileVlan", &v.profile_vlan);
+            w.optional_list("switchVlan", &v.switch_vlan);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -2548,9 +2548,9 @@ impl<'de> serde::Deserialize<'de> for VlanIntersectionResponse {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = VlanIntersectionResponse {
-                switch_default_vlan: f.optional("switchDefaultVlan"),
-                profile_vlan: f.optional("profileVlan"),
-                switch_vlan: f.optional("switchVlan"),
+                switch_default_vlan: f.optional_list("switchDefaultVlan"),
+                profile_vlan: f.optional_list("profileVlan"),
+                switch_vlan: f.optional_list("switchVlan"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -4220,20 +4220,16 @@ impl<'a> ListVenueSwitchVlans<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<Vec<super::common::SwitchVlanView>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, Vec<super::common::SwitchVlanView>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<Vec<super::common::SwitchVlanView>>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<Vec<super::common::SwitchVlanView>>,
     > {
         self.req.send_json_with_response()
     }
@@ -4298,23 +4294,14 @@ impl<'a> ListVenueSwitchVlansV1<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<Vec<VlanVePort>, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<VlanVePort>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<Vec<VlanVePort>>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Vec<VlanVePort>>> {
         self.req.send_json_with_response()
     }
 }
@@ -4378,22 +4365,16 @@ impl<'a> CreateVenueSwitchVlan<'a> {
     }
     /// Sends the request and decodes the `201` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<SwitchVlanResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, SwitchVlanResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<SwitchVlanResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<SwitchVlanResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -4458,22 +4439,16 @@ impl<'a> DeleteVenueSwitchVlans<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::EmptyResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::EmptyResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::EmptyResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -4538,22 +4513,16 @@ impl<'a> GetVenueSwitchVlan<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::SwitchVlanView, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::SwitchVlanView> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::SwitchVlanView>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::SwitchVlanView>,
     > {
         self.req.send_json_with_response()
     }
@@ -4618,22 +4587,16 @@ impl<'a> UpdateVenueSwitchVlan<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<SwitchVlanResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, SwitchVlanResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<SwitchVlanResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<SwitchVlanResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -4698,22 +4661,16 @@ impl<'a> DeleteVenueSwitchVlan<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::EmptyResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::EmptyResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::EmptyResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -4780,20 +4737,16 @@ impl<'a> ListVenueSwitchVePorts<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<Vec<super::common::VePortView>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, Vec<super::common::VePortView>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<Vec<super::common::VePortView>>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<Vec<super::common::VePortView>>,
     > {
         self.req.send_json_with_response()
     }
@@ -4858,23 +4811,14 @@ impl<'a> CreateVenueSwitchVePort<'a> {
     }
     /// Sends the request and decodes the `201` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<VePortResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, VePortResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<VePortResponse>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<VePortResponse>> {
         self.req.send_json_with_response()
     }
 }
@@ -4938,22 +4882,16 @@ impl<'a> DeleteVenueSwitchVePorts<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::EmptyResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::EmptyResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::EmptyResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -5018,22 +4956,16 @@ impl<'a> GetVenueSwitchVePort<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::VePortView, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::VePortView> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::VePortView>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::VePortView>,
     > {
         self.req.send_json_with_response()
     }
@@ -5098,23 +5030,14 @@ impl<'a> UpdateVenueSwitchVePort<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<VePortResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, VePortResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<VePortResponse>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<VePortResponse>> {
         self.req.send_json_with_response()
     }
 }
@@ -5178,22 +5101,16 @@ impl<'a> DeleteVenueSwitchVePort<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::EmptyResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::EmptyResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::EmptyResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -5258,22 +5175,16 @@ impl<'a> ListVenueSwitchStaticRoutes<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<Vec<StaticRouteView>, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<StaticRouteView>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<Vec<StaticRouteView>>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<Vec<StaticRouteView>>,
     > {
         self.req.send_json_with_response()
     }
@@ -5338,22 +5249,16 @@ impl<'a> CreateVenueSwitchStaticRoute<'a> {
     }
     /// Sends the request and decodes the `201` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<StaticRouteResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, StaticRouteResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<StaticRouteResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<StaticRouteResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -5418,22 +5323,16 @@ impl<'a> DeleteVenueSwitchStaticRoutes<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::EmptyResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::EmptyResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::EmptyResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -5498,23 +5397,14 @@ impl<'a> GetVenueSwitchStaticRoute<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<StaticRouteView, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, StaticRouteView> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<StaticRouteView>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<StaticRouteView>> {
         self.req.send_json_with_response()
     }
 }
@@ -5578,22 +5468,16 @@ impl<'a> UpdateVenueSwitchStaticRoute<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<StaticRouteResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, StaticRouteResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<StaticRouteResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<StaticRouteResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -5658,22 +5542,16 @@ impl<'a> DeleteVenueSwitchStaticRoute<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::EmptyResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::EmptyResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::EmptyResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -5738,23 +5616,14 @@ impl<'a> ListVenueSwitchLags<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<Vec<LagView>, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<LagView>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<Vec<LagView>>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Vec<LagView>>> {
         self.req.send_json_with_response()
     }
 }
@@ -5818,23 +5687,14 @@ impl<'a> CreateVenueSwitchLag<'a> {
     }
     /// Sends the request and decodes the `201` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<LagResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, LagResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<LagResponse>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<LagResponse>> {
         self.req.send_json_with_response()
     }
 }
@@ -5898,22 +5758,16 @@ impl<'a> DeleteVenueSwitchLags<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::EmptyResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::EmptyResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::EmptyResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -5978,18 +5832,14 @@ impl<'a> GetVenueSwitchLag<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<LagView, ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, LagView> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<LagView>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<LagView>> {
         self.req.send_json_with_response()
     }
 }
@@ -6053,23 +5903,14 @@ impl<'a> UpdateVenueSwitchLag<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<LagResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, LagResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<LagResponse>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<LagResponse>> {
         self.req.send_json_with_response()
     }
 }
@@ -6133,22 +5974,16 @@ impl<'a> DeleteVenueSwitchLag<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::EmptyResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::EmptyResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::EmptyResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -6196,22 +6031,16 @@ impl<'a> ListVenueSwitchDhcpServers<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -6276,22 +6105,16 @@ impl<'a> CreateVenueSwitchDhcpServer<'a> {
     }
     /// Sends the request and decodes the `201` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<DhcpServerResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, DhcpServerResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<DhcpServerResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<DhcpServerResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -6356,18 +6179,14 @@ impl<'a> DeleteVenueSwitchDhcpServers<'a> {
     }
     /// Sends the request; the `204` response has no body.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<(), ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ()> {
         self.req.send_empty()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<()>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<()>> {
         self.req.send_empty_with_response()
     }
 }
@@ -6431,22 +6250,16 @@ impl<'a> GetVenueSwitchDhcpServer<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::DhcpServerView, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::DhcpServerView> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::DhcpServerView>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::DhcpServerView>,
     > {
         self.req.send_json_with_response()
     }
@@ -6511,22 +6324,16 @@ impl<'a> UpdateVenueSwitchDhcpServer<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<DhcpServerResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, DhcpServerResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<DhcpServerResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<DhcpServerResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -6591,22 +6398,16 @@ impl<'a> DeleteVenueSwitchDhcpServer<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::EmptyResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::EmptyResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::EmptyResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -6690,22 +6491,16 @@ impl<'a> QueryVenueSwitchVlans<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::QueryResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::QueryResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::QueryResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -6789,22 +6584,16 @@ impl<'a> QueryVenueSwitchVePorts<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::QueryResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::QueryResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::QueryResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -6888,22 +6677,16 @@ impl<'a> QueryVenueSwitchDhcpServers<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::QueryResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::QueryResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::QueryResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -6987,22 +6770,16 @@ impl<'a> QueryVenueSwitchAcls<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::QueryResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::QueryResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::QueryResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -7067,22 +6844,16 @@ impl<'a> ListVenueSwitchAcls<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<Vec<SwitchAclView>, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<SwitchAclView>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<Vec<SwitchAclView>>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<Vec<SwitchAclView>>,
     > {
         self.req.send_json_with_response()
     }
@@ -7147,22 +6918,16 @@ impl<'a> ListVenueSwitchAclUnions<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<AclIntersectionView, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, AclIntersectionView> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<AclIntersectionView>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<AclIntersectionView>,
     > {
         self.req.send_json_with_response()
     }
@@ -7227,22 +6992,16 @@ impl<'a> ListVenueSwitchVlanUnions<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<VlanIntersectionResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, VlanIntersectionResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<VlanIntersectionResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<VlanIntersectionResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -7307,22 +7066,16 @@ impl<'a> PatchVenueSwitchDhcpServerStates<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::EmptyResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::EmptyResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::EmptyResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -7387,22 +7140,16 @@ impl<'a> QueryVenueVlans<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<Vec<SwitchVlanOverview>, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<SwitchVlanOverview>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<Vec<SwitchVlanOverview>>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<Vec<SwitchVlanOverview>>,
     > {
         self.req.send_json_with_response()
     }
@@ -7476,22 +7223,16 @@ impl<'a> QueryVenueTaggedVlans<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResult> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::QueryResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::QueryResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -7565,22 +7306,16 @@ impl<'a> QueryVenueUntaggedVlans<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResult> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::QueryResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::QueryResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -7669,22 +7404,16 @@ impl<'a> QueryVenueVePorts<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::QueryResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::QueryResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::QueryResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -7732,22 +7461,16 @@ impl<'a> ListVenueVlans<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -7795,22 +7518,16 @@ impl<'a> ListVenueTrustedPorts<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -7880,22 +7597,16 @@ impl<'a> GetVenueSetting<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::VenueViewV1001, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::VenueViewV1001> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::VenueViewV1001>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::VenueViewV1001>,
     > {
         self.req.send_json_with_response()
     }
@@ -7965,22 +7676,16 @@ impl<'a> UpdateVenueSetting<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::VenueResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::VenueResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::VenueResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::VenueResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -8045,22 +7750,16 @@ impl<'a> AddSwitchVlans<'a> {
     }
     /// Sends the request and decodes the `201` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::EmptyResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::EmptyResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::EmptyResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -8158,23 +7857,16 @@ impl<'a> GetVenueConfigurationHistoryDetailByTransaction<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            super::common::ConfigurationHistoryView,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, super::common::ConfigurationHistoryView> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::ConfigurationHistoryView>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::ConfigurationHistoryView>,
     > {
         self.req.send_json_with_response()
     }
@@ -8246,13 +7938,11 @@ impl<'a> SyncVenueAdminPasswordMultipleDeviceRequests<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::EmptyResponse,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::EmptyResponse,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -8261,11 +7951,9 @@ impl<'a> SyncVenueAdminPasswordMultipleDeviceRequests<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::EmptyResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::EmptyResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -8280,13 +7968,11 @@ impl<'a> SyncVenueAdminPasswordMultipleDeviceRequests<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::EmptyResponse,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::EmptyResponse,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -8378,22 +8064,16 @@ impl<'a> GetConfigurationHistoryByVenue<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<ConfigurationHistoryVenueView, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ConfigurationHistoryVenueView> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<ConfigurationHistoryVenueView>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<ConfigurationHistoryVenueView>,
     > {
         self.req.send_json_with_response()
     }
@@ -8465,20 +8145,16 @@ impl<'a> GetVlanUnionByVenue<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<Vec<super::common::SwitchVlanView>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, Vec<super::common::SwitchVlanView>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<Vec<super::common::SwitchVlanView>>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<Vec<super::common::SwitchVlanView>>,
     > {
         self.req.send_json_with_response()
     }

@@ -338,7 +338,7 @@ impl serde::Serialize for GroupedSwitch {
             v: &GroupedSwitch,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("switches", &v.switches);
+            w.optional_list("switches", &v.switches);
             w.optional("deviceStatus", &v.device_status);
             w.optional("venueId", &v.venue_id);
             w.optional("model", &v.model);
@@ -360,7 +360,7 @@ impl<'de> serde::Deserialize<'de> for GroupedSwitch {
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<GroupedSwitch, ruckus_one_runtime::internal::object::FieldError> {
             let value = GroupedSwitch {
-                switches: f.optional("switches"),
+                switches: f.optional_list("switches"),
                 device_status: f.optional("deviceStatus"),
                 venue_id: f.optional("venueId"),
                 model: f.optional("model"),
@@ -492,7 +492,7 @@ impl serde::Serialize for IcxSwitch {
             w.optional("position", &v.position);
             w.optional("spanningTreePriority", &v.spanning_tree_priority);
             w.optional("softDeletedDate", &v.soft_deleted_date);
-            w.optional("stackMembers", &v.stack_members);
+            w.optional_list("stackMembers", &v.stack_members);
             w.optional("ipAddressInterfaceType", &v.ip_address_interface_type);
             w.optional("ipAddressInterface", &v.ip_address_interface);
             w.optional("ipAddressType", &v.ip_address_type);
@@ -500,7 +500,7 @@ impl serde::Serialize for IcxSwitch {
             w.optional("subnetMask", &v.subnet_mask);
             w.optional("defaultGateway", &v.default_gateway);
             w.optional("firmwareVersion", &v.firmware_version);
-            w.optional("previousMembers", &v.previous_members);
+            w.optional_list("previousMembers", &v.previous_members);
             w.optional("lastDataSyncTriggerTime", &v.last_data_sync_trigger_time);
             w.optional("lastDataSyncTime", &v.last_data_sync_time);
             w.optional("syncDataId", &v.sync_data_id);
@@ -508,7 +508,7 @@ impl serde::Serialize for IcxSwitch {
             w.optional("syncDataEndTime", &v.sync_data_end_time);
             w.optional("dhcpClientEnabled", &v.dhcp_client_enabled);
             w.optional("dhcpServerEnabled", &v.dhcp_server_enabled);
-            w.optional("trustPorts", &v.trust_ports);
+            w.optional_list("trustPorts", &v.trust_ports);
             w.optional("initialVlanId", &v.initial_vlan_id);
             w.optional("stackConfigTimestamp", &v.stack_config_timestamp);
             w.optional("specifiedType", &v.specified_type);
@@ -540,7 +540,7 @@ impl<'de> serde::Deserialize<'de> for IcxSwitch {
                 position: f.optional("position"),
                 spanning_tree_priority: f.optional("spanningTreePriority"),
                 soft_deleted_date: f.optional("softDeletedDate"),
-                stack_members: f.optional("stackMembers"),
+                stack_members: f.optional_list("stackMembers"),
                 ip_address_interface_type: f.optional("ipAddressInterfaceType"),
                 ip_address_interface: f.optional("ipAddressInterface"),
                 ip_address_type: f.optional("ipAddressType"),
@@ -548,7 +548,7 @@ impl<'de> serde::Deserialize<'de> for IcxSwitch {
                 subnet_mask: f.optional("subnetMask"),
                 default_gateway: f.optional("defaultGateway"),
                 firmware_version: f.optional("firmwareVersion"),
-                previous_members: f.optional("previousMembers"),
+                previous_members: f.optional_list("previousMembers"),
                 last_data_sync_trigger_time: f.optional("lastDataSyncTriggerTime"),
                 last_data_sync_time: f.optional("lastDataSyncTime"),
                 sync_data_id: f.optional("syncDataId"),
@@ -556,7 +556,7 @@ impl<'de> serde::Deserialize<'de> for IcxSwitch {
                 sync_data_end_time: f.optional("syncDataEndTime"),
                 dhcp_client_enabled: f.optional("dhcpClientEnabled"),
                 dhcp_server_enabled: f.optional("dhcpServerEnabled"),
-                trust_ports: f.optional("trustPorts"),
+                trust_ports: f.optional_list("trustPorts"),
                 initial_vlan_id: f.optional("initialVlanId"),
                 stack_config_timestamp: f.optional("stackConfigTimestamp"),
                 specified_type: f.optional("specifiedType"),
@@ -1590,7 +1590,7 @@ impl serde::Serialize for PortV1001 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &PortV1001, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
-            w.optional("ports", &v.ports);
+            w.optional_list("ports", &v.ports);
             w.optional("name", &v.name);
             w.optional("ignoreFields", &v.ignore_fields);
             w.optional("revert", &v.revert);
@@ -1610,8 +1610,8 @@ impl serde::Serialize for PortV1001 {
             w.optional("stpRootGuard", &v.stp_root_guard);
             w.optional("ipsg", &v.ipsg);
             w.optional("lldpEnable", &v.lldp_enable);
-            w.optional("lldpQos", &v.lldp_qos);
-            w.optional("taggedVlans", &v.tagged_vlans);
+            w.optional_list("lldpQos", &v.lldp_qos);
+            w.optional_list("taggedVlans", &v.tagged_vlans);
             w.optional("untaggedVlan", &v.untagged_vlan);
             w.optional("voiceVlan", &v.voice_vlan);
             w.optional("ingressAcl", &v.ingress_acl);
@@ -1653,7 +1653,7 @@ impl<'de> serde::Deserialize<'de> for PortV1001 {
         ) -> Result<PortV1001, ruckus_one_runtime::internal::object::FieldError> {
             let value = PortV1001 {
                 id: f.optional("id"),
-                ports: f.optional("ports"),
+                ports: f.optional_list("ports"),
                 name: f.optional("name"),
                 ignore_fields: f.optional("ignoreFields"),
                 revert: f.optional("revert"),
@@ -1673,8 +1673,8 @@ impl<'de> serde::Deserialize<'de> for PortV1001 {
                 stp_root_guard: f.optional("stpRootGuard"),
                 ipsg: f.optional("ipsg"),
                 lldp_enable: f.optional("lldpEnable"),
-                lldp_qos: f.optional("lldpQos"),
-                tagged_vlans: f.optional("taggedVlans"),
+                lldp_qos: f.optional_list("lldpQos"),
+                tagged_vlans: f.optional_list("taggedVlans"),
                 untagged_vlan: f.optional("untaggedVlan"),
                 voice_vlan: f.optional("voiceVlan"),
                 ingress_acl: f.optional("ingressAcl"),
@@ -2081,7 +2081,7 @@ impl serde::Serialize for PortView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &PortView, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
-            w.optional("ports", &v.ports);
+            w.optional_list("ports", &v.ports);
             w.optional("name", &v.name);
             w.optional("ignoreFields", &v.ignore_fields);
             w.optional("revert", &v.revert);
@@ -2100,8 +2100,8 @@ impl serde::Serialize for PortView {
             w.optional("stpRootGuard", &v.stp_root_guard);
             w.optional("ipsg", &v.ipsg);
             w.optional("lldpEnable", &v.lldp_enable);
-            w.optional("lldpQos", &v.lldp_qos);
-            w.optional("taggedVlans", &v.tagged_vlans);
+            w.optional_list("lldpQos", &v.lldp_qos);
+            w.optional_list("taggedVlans", &v.tagged_vlans);
             w.optional("untaggedVlan", &v.untagged_vlan);
             w.optional("voiceVlan", &v.voice_vlan);
             w.optional("ingressAcl", &v.ingress_acl);
@@ -2130,7 +2130,7 @@ impl serde::Serialize for PortView {
             );
             w.optional("switchLevelAuthDefaultVlan", &v.switch_level_auth_default_vlan);
             w.optional("profileAuthDefaultVlan", &v.profile_auth_default_vlan);
-            w.optional("enableAuthPorts", &v.enable_auth_ports);
+            w.optional_list("enableAuthPorts", &v.enable_auth_ports);
             w.optional("switchMac", &v.switch_mac);
             w.optional("profileName", &v.profile_name);
             w.optional("switchPortProfileId", &v.switch_port_profile_id);
@@ -2157,7 +2157,7 @@ impl<'de> serde::Deserialize<'de> for PortView {
         ) -> Result<PortView, ruckus_one_runtime::internal::object::FieldError> {
             let value = PortView {
                 id: f.optional("id"),
-                ports: f.optional("ports"),
+                ports: f.optional_list("ports"),
                 name: f.optional("name"),
                 ignore_fields: f.optional("ignoreFields"),
                 revert: f.optional("revert"),
@@ -2176,8 +2176,8 @@ impl<'de> serde::Deserialize<'de> for PortView {
                 stp_root_guard: f.optional("stpRootGuard"),
                 ipsg: f.optional("ipsg"),
                 lldp_enable: f.optional("lldpEnable"),
-                lldp_qos: f.optional("lldpQos"),
-                tagged_vlans: f.optional("taggedVlans"),
+                lldp_qos: f.optional_list("lldpQos"),
+                tagged_vlans: f.optional_list("taggedVlans"),
                 untagged_vlan: f.optional("untaggedVlan"),
                 voice_vlan: f.optional("voiceVlan"),
                 ingress_acl: f.optional("ingressAcl"),
@@ -2202,7 +2202,7 @@ impl<'de> serde::Deserialize<'de> for PortView {
                     .optional("shouldAlertAaaAndRadiusNotApply"),
                 switch_level_auth_default_vlan: f.optional("switchLevelAuthDefaultVlan"),
                 profile_auth_default_vlan: f.optional("profileAuthDefaultVlan"),
-                enable_auth_ports: f.optional("enableAuthPorts"),
+                enable_auth_ports: f.optional_list("enableAuthPorts"),
                 switch_mac: f.optional("switchMac"),
                 profile_name: f.optional("profileName"),
                 switch_port_profile_id: f.optional("switchPortProfileId"),
@@ -2646,7 +2646,7 @@ impl serde::Serialize for Ports {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &Ports, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
-            w.optional("ports", &v.ports);
+            w.optional_list("ports", &v.ports);
             w.optional("name", &v.name);
             w.optional("ignoreFields", &v.ignore_fields);
             w.optional("revert", &v.revert);
@@ -2666,8 +2666,8 @@ impl serde::Serialize for Ports {
             w.optional("stpRootGuard", &v.stp_root_guard);
             w.optional("ipsg", &v.ipsg);
             w.optional("lldpEnable", &v.lldp_enable);
-            w.optional("lldpQos", &v.lldp_qos);
-            w.optional("taggedVlans", &v.tagged_vlans);
+            w.optional_list("lldpQos", &v.lldp_qos);
+            w.optional_list("taggedVlans", &v.tagged_vlans);
             w.optional("untaggedVlan", &v.untagged_vlan);
             w.optional("voiceVlan", &v.voice_vlan);
             w.optional("ingressAcl", &v.ingress_acl);
@@ -2710,7 +2710,7 @@ impl<'de> serde::Deserialize<'de> for Ports {
         ) -> Result<Ports, ruckus_one_runtime::internal::object::FieldError> {
             let value = Ports {
                 id: f.optional("id"),
-                ports: f.optional("ports"),
+                ports: f.optional_list("ports"),
                 name: f.optional("name"),
                 ignore_fields: f.optional("ignoreFields"),
                 revert: f.optional("revert"),
@@ -2730,8 +2730,8 @@ impl<'de> serde::Deserialize<'de> for Ports {
                 stp_root_guard: f.optional("stpRootGuard"),
                 ipsg: f.optional("ipsg"),
                 lldp_enable: f.optional("lldpEnable"),
-                lldp_qos: f.optional("lldpQos"),
-                tagged_vlans: f.optional("taggedVlans"),
+                lldp_qos: f.optional_list("lldpQos"),
+                tagged_vlans: f.optional_list("taggedVlans"),
                 untagged_vlan: f.optional("untaggedVlan"),
                 voice_vlan: f.optional("voiceVlan"),
                 ingress_acl: f.optional("ingressAcl"),
@@ -3083,13 +3083,13 @@ impl serde::Serialize for QueryResponseGroupedSwitch {
             v: &QueryResponseGroupedSwitch,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
             w.optional("objectId", &v.object_id);
-            w.optional("data", &v.data);
+            w.optional_list("data", &v.data);
             w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.optional_list("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -3108,13 +3108,13 @@ impl<'de> serde::Deserialize<'de> for QueryResponseGroupedSwitch {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseGroupedSwitch {
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
                 object_id: f.optional("objectId"),
-                data: f.optional("data"),
+                data: f.optional_list("data"),
                 error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
+                subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -3388,7 +3388,7 @@ impl serde::Serialize for StackMembersViewV1 {
             w.optional("id", &v.id);
             w.optional("model", &v.model);
             w.optional("rearModule", &v.rear_module);
-            w.optional("memberSerials", &v.member_serials);
+            w.optional_list("memberSerials", &v.member_serials);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -3410,7 +3410,7 @@ impl<'de> serde::Deserialize<'de> for StackMembersViewV1 {
                 id: f.optional("id"),
                 model: f.optional("model"),
                 rear_module: f.optional("rearModule"),
-                member_serials: f.optional("memberSerials"),
+                member_serials: f.optional_list("memberSerials"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -3482,7 +3482,7 @@ impl serde::Serialize for SwitchPortSelection {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("switchId", &v.switch_id);
-            w.optional("ports", &v.ports);
+            w.optional_list("ports", &v.ports);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -3502,7 +3502,7 @@ impl<'de> serde::Deserialize<'de> for SwitchPortSelection {
         > {
             let value = SwitchPortSelection {
                 switch_id: f.optional("switchId"),
-                ports: f.optional("ports"),
+                ports: f.optional_list("ports"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -3746,11 +3746,11 @@ impl serde::Serialize for SwitchQueryResult {
         ) {
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
-            w.optional("data", &v.data);
-            w.optional("fields", &v.fields);
+            w.optional_list("data", &v.data);
+            w.optional_list("fields", &v.fields);
             w.optional("objectId", &v.object_id);
             w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.optional_list("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -3771,11 +3771,11 @@ impl<'de> serde::Deserialize<'de> for SwitchQueryResult {
             let value = SwitchQueryResult {
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
-                data: f.optional("data"),
-                fields: f.optional("fields"),
+                data: f.optional_list("data"),
+                fields: f.optional_list("fields"),
                 object_id: f.optional("objectId"),
                 error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
+                subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -4029,7 +4029,7 @@ impl serde::Serialize for VenueSwitchStack {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("activeSerial", &v.active_serial);
-            w.optional("members", &v.members);
+            w.optional_list("members", &v.members);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -4046,7 +4046,7 @@ impl<'de> serde::Deserialize<'de> for VenueSwitchStack {
         ) -> Result<VenueSwitchStack, ruckus_one_runtime::internal::object::FieldError> {
             let value = VenueSwitchStack {
                 active_serial: f.optional("activeSerial"),
-                members: f.optional("members"),
+                members: f.optional_list("members"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -4841,20 +4841,16 @@ impl<'a> ListVenueSwitches<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<Vec<super::common::IcxSwitchView>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, Vec<super::common::IcxSwitchView>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<Vec<super::common::IcxSwitchView>>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<Vec<super::common::IcxSwitchView>>,
     > {
         self.req.send_json_with_response()
     }
@@ -4919,23 +4915,14 @@ impl<'a> ListVenueSwitchesV1<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<IcxSwitch, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, IcxSwitch> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<IcxSwitch>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<IcxSwitch>> {
         self.req.send_json_with_response()
     }
 }
@@ -5003,13 +4990,11 @@ impl<'a> CreateVenueSwitch<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -5018,11 +5003,9 @@ impl<'a> CreateVenueSwitch<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -5037,13 +5020,11 @@ impl<'a> CreateVenueSwitch<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -5113,13 +5094,11 @@ impl<'a> DeleteVenueSwitches<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -5128,11 +5107,9 @@ impl<'a> DeleteVenueSwitches<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -5147,13 +5124,11 @@ impl<'a> DeleteVenueSwitches<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -5230,13 +5205,11 @@ impl<'a> CreateVenueSwitchImportRequest<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -5245,11 +5218,9 @@ impl<'a> CreateVenueSwitchImportRequest<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -5264,13 +5235,11 @@ impl<'a> CreateVenueSwitchImportRequest<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -5336,22 +5305,16 @@ impl<'a> GetVenueSwitch<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::Switch, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::Switch> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::Switch>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::Switch>,
     > {
         self.req.send_json_with_response()
     }
@@ -5416,22 +5379,16 @@ impl<'a> UpdateVenueSwitch<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<IcxSwitchResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, IcxSwitchResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<IcxSwitchResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<IcxSwitchResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -5500,13 +5457,11 @@ impl<'a> AddVenueSwitch<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -5515,11 +5470,9 @@ impl<'a> AddVenueSwitch<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -5534,13 +5487,11 @@ impl<'a> AddVenueSwitch<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -5610,13 +5561,11 @@ impl<'a> DeleteVenueSwitch<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -5625,11 +5574,9 @@ impl<'a> DeleteVenueSwitch<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -5644,13 +5591,11 @@ impl<'a> DeleteVenueSwitch<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -5720,13 +5665,11 @@ impl<'a> UpdateVenueSwitchPositions<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -5735,11 +5678,9 @@ impl<'a> UpdateVenueSwitchPositions<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -5754,13 +5695,11 @@ impl<'a> UpdateVenueSwitchPositions<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -5826,23 +5765,14 @@ impl<'a> GetVenueSwitchPortSettings<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<Vec<PortView>, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<PortView>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<Vec<PortView>>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Vec<PortView>>> {
         self.req.send_json_with_response()
     }
 }
@@ -5906,23 +5836,14 @@ impl<'a> UpdateVenueSwitchPortSettings<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<PortResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PortResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PortResponse>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<PortResponse>> {
         self.req.send_json_with_response()
     }
 }
@@ -5986,23 +5907,14 @@ impl<'a> CreateVenueSwitchPortSettings<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<Vec<PortView>, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<PortView>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<Vec<PortView>>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Vec<PortView>>> {
         self.req.send_json_with_response()
     }
 }
@@ -6066,23 +5978,14 @@ impl<'a> CreateVenueSwitchesPortSettings<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<Vec<PortView>, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<PortView>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<Vec<PortView>>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Vec<PortView>>> {
         self.req.send_json_with_response()
     }
 }
@@ -6146,23 +6049,14 @@ impl<'a> UpdateVenueSwitchesPortSettings<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<PortResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PortResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PortResponse>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<PortResponse>> {
         self.req.send_json_with_response()
     }
 }
@@ -6230,13 +6124,11 @@ impl<'a> CreateVenueSwitchDeviceRequest<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -6245,11 +6137,9 @@ impl<'a> CreateVenueSwitchDeviceRequest<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -6264,13 +6154,11 @@ impl<'a> CreateVenueSwitchDeviceRequest<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -6339,22 +6227,16 @@ impl<'a> CreateVenueSwitchPowerCycleRequest<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::EmptyResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::EmptyResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::EmptyResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -6438,22 +6320,16 @@ impl<'a> QueryVenueSwitches<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<SwitchQueryResult, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, SwitchQueryResult> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<SwitchQueryResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<SwitchQueryResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -6527,22 +6403,16 @@ impl<'a> QueryVenueSwitchMembers<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResult> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::QueryResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::QueryResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -6630,20 +6500,16 @@ impl<'a> QueryVenueSwitchPorts<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::SwitchPortQueryResult, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, super::common::SwitchPortQueryResult> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::SwitchPortQueryResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::SwitchPortQueryResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -6731,23 +6597,16 @@ impl<'a> QueryVenueSwitchClients<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            super::common::SwitchClientQueryResult,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, super::common::SwitchClientQueryResult> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::SwitchClientQueryResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::SwitchClientQueryResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -6812,18 +6671,14 @@ impl<'a> ExportVenueSwitchesCsv<'a> {
     }
     /// Sends the request and returns the `200` response body as text.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, String> {
         self.req.send_text()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<String>> {
         self.req.send_text_with_response()
     }
 }
@@ -6909,22 +6764,16 @@ impl<'a> FetchVenueSwitchAggregationDetails<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<QueryResponseGroupedSwitch, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, QueryResponseGroupedSwitch> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<QueryResponseGroupedSwitch>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<QueryResponseGroupedSwitch>,
     > {
         self.req.send_json_with_response()
     }
@@ -6989,22 +6838,16 @@ impl<'a> GetVenueSwitchImportResults<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<ImportSwitchResultView, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ImportSwitchResultView> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<ImportSwitchResultView>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<ImportSwitchResultView>,
     > {
         self.req.send_json_with_response()
     }
@@ -7069,22 +6912,16 @@ impl<'a> DeleteVenueStack<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::EmptyResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::EmptyResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::EmptyResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -7132,22 +6969,16 @@ impl<'a> DeleteVenueSwitchSettings<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }

@@ -358,7 +358,7 @@ impl serde::Serialize for VenueApRadio6GHzSettingsV1 {
             v: &VenueApRadio6GHzSettingsV1,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("allowedChannels", &v.allowed_channels);
+            w.optional_list("allowedChannels", &v.allowed_channels);
             w.optional("bssMinRate6G", &v.bss_min_rate6g);
             w.optional("changeInterval", &v.change_interval);
             w.optional("channelBandwidth", &v.channel_bandwidth);
@@ -399,7 +399,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsV1 {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = VenueApRadio6GHzSettingsV1 {
-                allowed_channels: f.optional("allowedChannels"),
+                allowed_channels: f.optional_list("allowedChannels"),
                 bss_min_rate6g: f.optional("bssMinRate6G"),
                 change_interval: f.optional("changeInterval"),
                 channel_bandwidth: f.optional("channelBandwidth"),
@@ -1756,23 +1756,16 @@ impl<'a> GetVenueApBssColoringSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            super::common::VenueApBssColoringSettings,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApBssColoringSettings> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::VenueApBssColoringSettings>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::VenueApBssColoringSettings>,
     > {
         self.req.send_json_with_response()
     }
@@ -1841,13 +1834,11 @@ impl<'a> UpdateVenueApBssColoringSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -1856,11 +1847,9 @@ impl<'a> UpdateVenueApBssColoringSettings<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -1875,13 +1864,11 @@ impl<'a> UpdateVenueApBssColoringSettings<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -1949,23 +1936,16 @@ impl<'a> GetVenueApCellularSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            super::common::VenueApCellularSettings,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApCellularSettings> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::VenueApCellularSettings>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::VenueApCellularSettings>,
     > {
         self.req.send_json_with_response()
     }
@@ -2034,13 +2014,11 @@ impl<'a> UpdateVenueApCellularSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -2049,11 +2027,9 @@ impl<'a> UpdateVenueApCellularSettings<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -2068,13 +2044,11 @@ impl<'a> UpdateVenueApCellularSettings<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -2145,11 +2119,9 @@ impl<'a> GetVenueApClientAdmissionControlSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            super::common::VenueApClientAdmissionControlSettings,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        super::common::VenueApClientAdmissionControlSettings,
     > {
         self.req.send_json()
     }
@@ -2157,12 +2129,10 @@ impl<'a> GetVenueApClientAdmissionControlSettings<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                super::common::VenueApClientAdmissionControlSettings,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<
+            super::common::VenueApClientAdmissionControlSettings,
         >,
     > {
         self.req.send_json_with_response()
@@ -2235,13 +2205,11 @@ impl<'a> UpdateVenueApClientAdmissionControlSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -2250,11 +2218,9 @@ impl<'a> UpdateVenueApClientAdmissionControlSettings<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -2269,13 +2235,11 @@ impl<'a> UpdateVenueApClientAdmissionControlSettings<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -2346,11 +2310,9 @@ impl<'a> GetVenueApDirectedMulticastSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            super::common::VenueApDirectedMulticastSettings,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        super::common::VenueApDirectedMulticastSettings,
     > {
         self.req.send_json()
     }
@@ -2358,13 +2320,9 @@ impl<'a> GetVenueApDirectedMulticastSettings<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                super::common::VenueApDirectedMulticastSettings,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::VenueApDirectedMulticastSettings>,
     > {
         self.req.send_json_with_response()
     }
@@ -2436,13 +2394,11 @@ impl<'a> UpdateVenueApDirectedMulticastSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -2451,11 +2407,9 @@ impl<'a> UpdateVenueApDirectedMulticastSettings<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -2470,13 +2424,11 @@ impl<'a> UpdateVenueApDirectedMulticastSettings<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -2544,23 +2496,16 @@ impl<'a> GetVenueApDosProtectionSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            super::common::VenueApDosProtectionSettings,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApDosProtectionSettings> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::VenueApDosProtectionSettings>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::VenueApDosProtectionSettings>,
     > {
         self.req.send_json_with_response()
     }
@@ -2632,13 +2577,11 @@ impl<'a> UpdateVenueApDosProtectionSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -2647,11 +2590,9 @@ impl<'a> UpdateVenueApDosProtectionSettings<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -2666,13 +2607,11 @@ impl<'a> UpdateVenueApDosProtectionSettings<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -2721,22 +2660,16 @@ impl<'a> GetVenueApIotSettings<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -2791,22 +2724,16 @@ impl<'a> UpdateVenueApIotSettings<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -2854,22 +2781,16 @@ impl<'a> GetVenueApIpModeSettings<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -2924,22 +2845,16 @@ impl<'a> UpdateVenueApIpModeSettings<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -3006,23 +2921,16 @@ impl<'a> GetVenueApLoadBalancingSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            super::common::VenueApLoadBalancingSettings,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApLoadBalancingSettings> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::VenueApLoadBalancingSettings>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::VenueApLoadBalancingSettings>,
     > {
         self.req.send_json_with_response()
     }
@@ -3094,13 +3002,11 @@ impl<'a> UpdateVenueApLoadBalancingSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -3109,11 +3015,9 @@ impl<'a> UpdateVenueApLoadBalancingSettings<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -3128,13 +3032,11 @@ impl<'a> UpdateVenueApLoadBalancingSettings<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -3205,20 +3107,16 @@ impl<'a> GetVenueApManagementTrafficVlanSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<VenueApManagementTrafficVlanSettings, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, VenueApManagementTrafficVlanSettings> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<VenueApManagementTrafficVlanSettings>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<VenueApManagementTrafficVlanSettings>,
     > {
         self.req.send_json_with_response()
     }
@@ -3290,13 +3188,11 @@ impl<'a> UpdateVenueApManagementTrafficVlanSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -3305,11 +3201,9 @@ impl<'a> UpdateVenueApManagementTrafficVlanSettings<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -3324,13 +3218,11 @@ impl<'a> UpdateVenueApManagementTrafficVlanSettings<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -3398,20 +3290,16 @@ impl<'a> GetVenueApMeshSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::VenueApMeshSettings, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApMeshSettings> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::VenueApMeshSettings>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::VenueApMeshSettings>,
     > {
         self.req.send_json_with_response()
     }
@@ -3459,22 +3347,16 @@ impl<'a> GetVenueApMeshSettingsV1<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<VenueApMeshSettingsV1, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, VenueApMeshSettingsV1> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<VenueApMeshSettingsV1>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<VenueApMeshSettingsV1>,
     > {
         self.req.send_json_with_response()
     }
@@ -3543,13 +3425,11 @@ impl<'a> UpdateVenueApMeshSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -3558,11 +3438,9 @@ impl<'a> UpdateVenueApMeshSettings<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -3577,13 +3455,11 @@ impl<'a> UpdateVenueApMeshSettings<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -3636,13 +3512,11 @@ impl<'a> UpdateVenueApMeshSettingsV1<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -3651,11 +3525,9 @@ impl<'a> UpdateVenueApMeshSettingsV1<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -3670,13 +3542,11 @@ impl<'a> UpdateVenueApMeshSettingsV1<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -3747,11 +3617,9 @@ impl<'a> GetVenueApMulticastDnsFencingSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            super::common::VenueApMulticastDnsFencingSettings,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        super::common::VenueApMulticastDnsFencingSettings,
     > {
         self.req.send_json()
     }
@@ -3759,13 +3627,9 @@ impl<'a> GetVenueApMulticastDnsFencingSettings<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                super::common::VenueApMulticastDnsFencingSettings,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::VenueApMulticastDnsFencingSettings>,
     > {
         self.req.send_json_with_response()
     }
@@ -3837,13 +3701,11 @@ impl<'a> UpdateVenueApMulticastDnsFencingSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -3852,11 +3714,9 @@ impl<'a> UpdateVenueApMulticastDnsFencingSettings<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -3871,13 +3731,11 @@ impl<'a> UpdateVenueApMulticastDnsFencingSettings<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -3955,20 +3813,16 @@ impl<'a> GetVenueApRadioSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::VenueApRadioSettings, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApRadioSettings> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::VenueApRadioSettings>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::VenueApRadioSettings>,
     > {
         self.req.send_json_with_response()
     }
@@ -4026,22 +3880,16 @@ impl<'a> GetVenueApRadioSettingsV1<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<VenueApRadioSettingsV1, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, VenueApRadioSettingsV1> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<VenueApRadioSettingsV1>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<VenueApRadioSettingsV1>,
     > {
         self.req.send_json_with_response()
     }
@@ -4110,13 +3958,11 @@ impl<'a> UpdateVenueApRadioSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -4125,11 +3971,9 @@ impl<'a> UpdateVenueApRadioSettings<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -4144,13 +3988,11 @@ impl<'a> UpdateVenueApRadioSettings<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -4203,13 +4045,11 @@ impl<'a> UpdateVenueApRadioSettingsV1<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -4218,11 +4058,9 @@ impl<'a> UpdateVenueApRadioSettingsV1<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -4237,13 +4075,11 @@ impl<'a> UpdateVenueApRadioSettingsV1<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -4311,23 +4147,16 @@ impl<'a> GetVenueApRadiusOptions<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            super::common::VenueApRadiusOptionSettings,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApRadiusOptionSettings> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::VenueApRadiusOptionSettings>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::VenueApRadiusOptionSettings>,
     > {
         self.req.send_json_with_response()
     }
@@ -4396,13 +4225,11 @@ impl<'a> UpdateVenueApRadiusOptions<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -4411,11 +4238,9 @@ impl<'a> UpdateVenueApRadiusOptions<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -4430,13 +4255,11 @@ impl<'a> UpdateVenueApRadiusOptions<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -4504,23 +4327,16 @@ impl<'a> GetVenueApRebootTimeoutSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            super::common::VenueApRebootTimeoutSettings,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApRebootTimeoutSettings> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::VenueApRebootTimeoutSettings>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::VenueApRebootTimeoutSettings>,
     > {
         self.req.send_json_with_response()
     }
@@ -4592,13 +4408,11 @@ impl<'a> UpdateVenueApRebootTimeoutSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -4607,11 +4421,9 @@ impl<'a> UpdateVenueApRebootTimeoutSettings<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -4626,13 +4438,11 @@ impl<'a> UpdateVenueApRebootTimeoutSettings<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -4700,23 +4510,16 @@ impl<'a> GetVenueApSmartMonitorSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            super::common::VenueApSmartMonitorSettings,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApSmartMonitorSettings> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::VenueApSmartMonitorSettings>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::VenueApSmartMonitorSettings>,
     > {
         self.req.send_json_with_response()
     }
@@ -4785,13 +4588,11 @@ impl<'a> UpdateVenueApSmartMonitorSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -4800,11 +4601,9 @@ impl<'a> UpdateVenueApSmartMonitorSettings<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -4819,13 +4618,11 @@ impl<'a> UpdateVenueApSmartMonitorSettings<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -4893,20 +4690,16 @@ impl<'a> GetVenueApTlsKeyEnhancedSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<VenueApTlsKeyEnhancedModeSettings, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, VenueApTlsKeyEnhancedModeSettings> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<VenueApTlsKeyEnhancedModeSettings>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<VenueApTlsKeyEnhancedModeSettings>,
     > {
         self.req.send_json_with_response()
     }
@@ -4978,13 +4771,11 @@ impl<'a> UpdateVenueApTlsKeyEnhancedSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -4993,11 +4784,9 @@ impl<'a> UpdateVenueApTlsKeyEnhancedSettings<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -5012,13 +4801,11 @@ impl<'a> UpdateVenueApTlsKeyEnhancedSettings<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)

@@ -288,7 +288,7 @@ impl serde::Serialize for ApplyRequest {
             v: &ApplyRequest,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("overrides", &v.overrides);
+            w.optional_list("overrides", &v.overrides);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -304,7 +304,7 @@ impl<'de> serde::Deserialize<'de> for ApplyRequest {
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<ApplyRequest, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApplyRequest {
-                overrides: f.optional("overrides"),
+                overrides: f.optional_list("overrides"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -476,7 +476,7 @@ impl serde::Serialize for DiffReport {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &DiffReport, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("diffName", &v.diff_name);
-            w.optional("diffData", &v.diff_data);
+            w.optional_list("diffData", &v.diff_data);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -493,7 +493,7 @@ impl<'de> serde::Deserialize<'de> for DiffReport {
         ) -> Result<DiffReport, ruckus_one_runtime::internal::object::FieldError> {
             let value = DiffReport {
                 diff_name: f.optional("diffName"),
-                diff_data: f.optional("diffData"),
+                diff_data: f.optional_list("diffData"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -614,7 +614,7 @@ impl serde::Serialize for DriftInstanceResponse {
             v: &DriftInstanceResponse,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("data", &v.data);
+            w.optional_list("data", &v.data);
             w.optional("page", &v.page);
             w.optional("totalCount", &v.total_count);
             w.rest(&v.additional_fields);
@@ -635,7 +635,7 @@ impl<'de> serde::Deserialize<'de> for DriftInstanceResponse {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = DriftInstanceResponse {
-                data: f.optional("data"),
+                data: f.optional_list("data"),
                 page: f.optional("page"),
                 total_count: f.optional("totalCount"),
                 additional_fields: f.rest(),
@@ -787,10 +787,10 @@ impl serde::Serialize for HierarchyNode {
             w.optional("driftStatus", &v.drift_status);
             w.optional("isEnforced", &v.is_enforced);
             w.optional("type", &v.type_);
-            w.optional("appliedOnEcTenants", &v.applied_on_ec_tenants);
-            w.optional("appliedOnInstances", &v.applied_on_instances);
+            w.optional_list("appliedOnEcTenants", &v.applied_on_ec_tenants);
+            w.optional_list("appliedOnInstances", &v.applied_on_instances);
             w.optional("parentId", &v.parent_id);
-            w.optional("children", &v.children);
+            w.optional_list("children", &v.children);
             w.optional("supportsChildren", &v.supports_children);
             w.rest(&v.additional_fields);
         }
@@ -822,10 +822,10 @@ impl<'de> serde::Deserialize<'de> for HierarchyNode {
                 drift_status: f.optional("driftStatus"),
                 is_enforced: f.optional("isEnforced"),
                 type_: f.optional("type"),
-                applied_on_ec_tenants: f.optional("appliedOnEcTenants"),
-                applied_on_instances: f.optional("appliedOnInstances"),
+                applied_on_ec_tenants: f.optional_list("appliedOnEcTenants"),
+                applied_on_instances: f.optional_list("appliedOnInstances"),
                 parent_id: f.optional("parentId"),
-                children: f.optional("children"),
+                children: f.optional_list("children"),
                 supports_children: f.optional("supportsChildren"),
                 additional_fields: f.rest(),
             };
@@ -1144,7 +1144,7 @@ impl serde::Serialize for HierarchyQueryResponse {
             w.optional("page", &v.page);
             w.optional("pageSize", &v.page_size);
             w.optional("requestId", &v.request_id);
-            w.optional("data", &v.data);
+            w.optional_list("data", &v.data);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -1168,7 +1168,7 @@ impl<'de> serde::Deserialize<'de> for HierarchyQueryResponse {
                 page: f.optional("page"),
                 page_size: f.optional("pageSize"),
                 request_id: f.optional("requestId"),
-                data: f.optional("data"),
+                data: f.optional_list("data"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1260,7 +1260,7 @@ impl serde::Serialize for TemplateData {
             w.optional("name", &v.name);
             w.optional("type", &v.type_);
             w.optional("tenantId", &v.tenant_id);
-            w.optional("appliedOnTenants", &v.applied_on_tenants);
+            w.optional_list("appliedOnTenants", &v.applied_on_tenants);
             w.optional("tags", &v.tags);
             w.optional("createdBy", &v.created_by);
             w.optional("createdOn", &v.created_on);
@@ -1270,7 +1270,7 @@ impl serde::Serialize for TemplateData {
             w.optional("driftStatus", &v.drift_status);
             w.optional("isEnforced", &v.is_enforced);
             w.optional("templateContext", &v.template_context);
-            w.optional("appliedOnInstances", &v.applied_on_instances);
+            w.optional_list("appliedOnInstances", &v.applied_on_instances);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -1290,7 +1290,7 @@ impl<'de> serde::Deserialize<'de> for TemplateData {
                 name: f.optional("name"),
                 type_: f.optional("type"),
                 tenant_id: f.optional("tenantId"),
-                applied_on_tenants: f.optional("appliedOnTenants"),
+                applied_on_tenants: f.optional_list("appliedOnTenants"),
                 tags: f.optional("tags"),
                 created_by: f.optional("createdBy"),
                 created_on: f.optional("createdOn"),
@@ -1300,7 +1300,7 @@ impl<'de> serde::Deserialize<'de> for TemplateData {
                 drift_status: f.optional("driftStatus"),
                 is_enforced: f.optional("isEnforced"),
                 template_context: f.optional("templateContext"),
-                applied_on_instances: f.optional("appliedOnInstances"),
+                applied_on_instances: f.optional_list("appliedOnInstances"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1502,11 +1502,11 @@ impl serde::Serialize for UpdateVenueSettingBo {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
-            w.optional("dns", &v.dns);
+            w.optional_list("dns", &v.dns);
             w.optional("syslogEnabled", &v.syslog_enabled);
             w.optional("syslogPrimaryServer", &v.syslog_primary_server);
             w.optional("syslogSecondaryServer", &v.syslog_secondary_server);
-            w.optional("profileId", &v.profile_id);
+            w.optional_list("profileId", &v.profile_id);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -1526,11 +1526,11 @@ impl<'de> serde::Deserialize<'de> for UpdateVenueSettingBo {
         > {
             let value = UpdateVenueSettingBo {
                 id: f.optional("id"),
-                dns: f.optional("dns"),
+                dns: f.optional_list("dns"),
                 syslog_enabled: f.optional("syslogEnabled"),
                 syslog_primary_server: f.optional("syslogPrimaryServer"),
                 syslog_secondary_server: f.optional("syslogSecondaryServer"),
-                profile_id: f.optional("profileId"),
+                profile_id: f.optional_list("profileId"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1613,8 +1613,8 @@ impl serde::Serialize for VenueTemplate {
             w.optional("syslogEnabled", &v.syslog_enabled);
             w.optional("syslogPrimaryServer", &v.syslog_primary_server);
             w.optional("syslogSecondaryServer", &v.syslog_secondary_server);
-            w.optional("dns", &v.dns);
-            w.optional("profileId", &v.profile_id);
+            w.optional_list("dns", &v.dns);
+            w.optional_list("profileId", &v.profile_id);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -1634,8 +1634,8 @@ impl<'de> serde::Deserialize<'de> for VenueTemplate {
                 syslog_enabled: f.optional("syslogEnabled"),
                 syslog_primary_server: f.optional("syslogPrimaryServer"),
                 syslog_secondary_server: f.optional("syslogSecondaryServer"),
-                dns: f.optional("dns"),
-                profile_id: f.optional("profileId"),
+                dns: f.optional_list("dns"),
+                profile_id: f.optional_list("profileId"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1964,14 +1964,14 @@ impl serde::Serialize for VenueTemplateView {
         ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
-            w.optional("dns", &v.dns);
+            w.optional_list("dns", &v.dns);
             w.optional("syslogEnabled", &v.syslog_enabled);
             w.optional("syslogPrimaryServer", &v.syslog_primary_server);
             w.optional("syslogSecondaryServer", &v.syslog_secondary_server);
             w.optional("cliApplied", &v.cli_applied);
-            w.optional("profileId", &v.profile_id);
-            w.optional("switchProfileIds", &v.switch_profile_ids);
-            w.optional("switchCliProfileIds", &v.switch_cli_profile_ids);
+            w.optional_list("profileId", &v.profile_id);
+            w.optional_list("switchProfileIds", &v.switch_profile_ids);
+            w.optional_list("switchCliProfileIds", &v.switch_cli_profile_ids);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -1992,14 +1992,14 @@ impl<'de> serde::Deserialize<'de> for VenueTemplateView {
             let value = VenueTemplateView {
                 id: f.optional("id"),
                 name: f.optional("name"),
-                dns: f.optional("dns"),
+                dns: f.optional_list("dns"),
                 syslog_enabled: f.optional("syslogEnabled"),
                 syslog_primary_server: f.optional("syslogPrimaryServer"),
                 syslog_secondary_server: f.optional("syslogSecondaryServer"),
                 cli_applied: f.optional("cliApplied"),
-                profile_id: f.optional("profileId"),
-                switch_profile_ids: f.optional("switchProfileIds"),
-                switch_cli_profile_ids: f.optional("switchCliProfileIds"),
+                profile_id: f.optional_list("profileId"),
+                switch_profile_ids: f.optional_list("switchProfileIds"),
+                switch_cli_profile_ids: f.optional_list("switchCliProfileIds"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2114,11 +2114,11 @@ impl serde::Serialize for VenueTemplateView2 {
             w.field("name", &v.name);
             w.optional("description", &v.description);
             w.field("address", &v.address);
-            w.optional("tags", &v.tags);
+            w.optional_list("tags", &v.tags);
             w.optional("isTemplate", &v.is_template);
             w.optional("templateVersion", &v.template_version);
             w.optional("createdDate", &v.created_date);
-            w.optional("floorPlans", &v.floor_plans);
+            w.optional_list("floorPlans", &v.floor_plans);
             w.optional("updatedDate", &v.updated_date);
             w.rest(&v.additional_fields);
         }
@@ -2142,11 +2142,11 @@ impl<'de> serde::Deserialize<'de> for VenueTemplateView2 {
                 name: f.required("name")?,
                 description: f.optional("description"),
                 address: f.required("address")?,
-                tags: f.optional("tags"),
+                tags: f.optional_list("tags"),
                 is_template: f.optional("isTemplate"),
                 template_version: f.optional("templateVersion"),
                 created_date: f.optional("createdDate"),
-                floor_plans: f.optional("floorPlans"),
+                floor_plans: f.optional_list("floorPlans"),
                 updated_date: f.optional("updatedDate"),
                 additional_fields: f.rest(),
             };
@@ -2246,16 +2246,16 @@ impl serde::Serialize for VenueV1 {
         fn fields(v: &VenueV1, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
-            w.optional("dns", &v.dns);
+            w.optional_list("dns", &v.dns);
             w.optional("switchLoginUsername", &v.switch_login_username);
             w.optional("switchLoginPassword", &v.switch_login_password);
             w.optional("syslogEnabled", &v.syslog_enabled);
             w.optional("syslogPrimaryServer", &v.syslog_primary_server);
             w.optional("syslogSecondaryServer", &v.syslog_secondary_server);
             w.optional("cliApplied", &v.cli_applied);
-            w.optional("profileId", &v.profile_id);
-            w.optional("switchProfileIds", &v.switch_profile_ids);
-            w.optional("switchCliProfileIds", &v.switch_cli_profile_ids);
+            w.optional_list("profileId", &v.profile_id);
+            w.optional_list("switchProfileIds", &v.switch_profile_ids);
+            w.optional_list("switchCliProfileIds", &v.switch_cli_profile_ids);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -2273,16 +2273,16 @@ impl<'de> serde::Deserialize<'de> for VenueV1 {
             let value = VenueV1 {
                 id: f.optional("id"),
                 name: f.optional("name"),
-                dns: f.optional("dns"),
+                dns: f.optional_list("dns"),
                 switch_login_username: f.optional("switchLoginUsername"),
                 switch_login_password: f.optional("switchLoginPassword"),
                 syslog_enabled: f.optional("syslogEnabled"),
                 syslog_primary_server: f.optional("syslogPrimaryServer"),
                 syslog_secondary_server: f.optional("syslogSecondaryServer"),
                 cli_applied: f.optional("cliApplied"),
-                profile_id: f.optional("profileId"),
-                switch_profile_ids: f.optional("switchProfileIds"),
-                switch_cli_profile_ids: f.optional("switchCliProfileIds"),
+                profile_id: f.optional_list("profileId"),
+                switch_profile_ids: f.optional_list("switchProfileIds"),
+                switch_cli_profile_ids: f.optional_list("switchCliProfileIds"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -3220,22 +3220,16 @@ impl<'a> GetVenueTemplateSwitchSettings<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<VenueTemplateView, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, VenueTemplateView> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<VenueTemplateView>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<VenueTemplateView>,
     > {
         self.req.send_json_with_response()
     }
@@ -3283,18 +3277,14 @@ impl<'a> GetVenueTemplateSwitchSettingsV1<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<VenueV1, ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, VenueV1> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<VenueV1>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<VenueV1>> {
         self.req.send_json_with_response()
     }
 }
@@ -3358,22 +3348,16 @@ impl<'a> UpdateVenueTemplateSwitchSettings<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::VenueResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::VenueResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::VenueResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::VenueResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -3421,18 +3405,14 @@ impl<'a> UpdateVenueTemplateSwitchSettingsV1<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<VenueV1, ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, VenueV1> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<VenueV1>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<VenueV1>> {
         self.req.send_json_with_response()
     }
 }
@@ -3496,22 +3476,16 @@ impl<'a> GetVenueTemplateAaaSettings<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::AaaSettingView, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::AaaSettingView> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AaaSettingView>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AaaSettingView>,
     > {
         self.req.send_json_with_response()
     }
@@ -3559,23 +3533,14 @@ impl<'a> GetVenueTemplateAaaSettingsV1<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<AaaSetting, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, AaaSetting> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<AaaSetting>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<AaaSetting>> {
         self.req.send_json_with_response()
     }
 }
@@ -3641,20 +3606,16 @@ impl<'a> UpdateVenueTemplateAaaSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::AaaSettingResponse, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, super::common::AaaSettingResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AaaSettingResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AaaSettingResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -3721,20 +3682,16 @@ impl<'a> CreateVenueTemplateAaaServer<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<VenueTemplateAaaServerResponse, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, VenueTemplateAaaServerResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<VenueTemplateAaaServerResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<VenueTemplateAaaServerResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -3782,22 +3739,16 @@ impl<'a> CreateVenueTemplateAaaServerV1<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::AaaServerV1, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::AaaServerV1> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AaaServerV1>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AaaServerV1>,
     > {
         self.req.send_json_with_response()
     }
@@ -3881,22 +3832,16 @@ impl<'a> QueryVenueTemplateAaaServers<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::QueryResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::QueryResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::QueryResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -3961,22 +3906,16 @@ impl<'a> GetVenueTemplateAaaServer<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<VenueTemplateAaaServerView, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, VenueTemplateAaaServerView> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<VenueTemplateAaaServerView>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<VenueTemplateAaaServerView>,
     > {
         self.req.send_json_with_response()
     }
@@ -4043,20 +3982,16 @@ impl<'a> UpdateVenueTemplateAaaServer<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<VenueTemplateAaaServerResponse, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, VenueTemplateAaaServerResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<VenueTemplateAaaServerResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<VenueTemplateAaaServerResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -4104,22 +4039,16 @@ impl<'a> UpdateVenueTemplateAaaServerV1<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::AaaServerV1, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::AaaServerV1> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AaaServerV1>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AaaServerV1>,
     > {
         self.req.send_json_with_response()
     }
@@ -4184,22 +4113,16 @@ impl<'a> DeleteVenueTemplateAaaServer<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::EmptyResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::EmptyResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::EmptyResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -4283,22 +4206,16 @@ impl<'a> QueryTemplateDependencies<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<HierarchyQueryResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, HierarchyQueryResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<HierarchyQueryResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<HierarchyQueryResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -4401,22 +4318,16 @@ impl<'a> QueryTemplateInstances<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<DriftInstanceResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, DriftInstanceResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<DriftInstanceResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<DriftInstanceResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -4485,13 +4396,11 @@ impl<'a> UpdateTemplateEnforcementSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -4500,11 +4409,9 @@ impl<'a> UpdateTemplateEnforcementSettings<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -4519,13 +4426,11 @@ impl<'a> UpdateTemplateEnforcementSettings<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -4591,22 +4496,16 @@ impl<'a> ApplyTemplateToTenant<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<ApplyTemplateResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ApplyTemplateResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<ApplyTemplateResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<ApplyTemplateResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -4671,23 +4570,14 @@ impl<'a> GetTemplateTenantDiffReports<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<Vec<DiffReport>, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<DiffReport>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<Vec<DiffReport>>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Vec<DiffReport>>> {
         self.req.send_json_with_response()
     }
 }
@@ -4755,13 +4645,11 @@ impl<'a> PatchTemplateTenantDiffReports<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -4770,11 +4658,9 @@ impl<'a> PatchTemplateTenantDiffReports<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -4789,13 +4675,11 @@ impl<'a> PatchTemplateTenantDiffReports<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -4865,13 +4749,11 @@ impl<'a> CreateVenueTemplate<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::OperationResponseVenueView,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::OperationResponseVenueView,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -4880,11 +4762,9 @@ impl<'a> CreateVenueTemplate<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::OperationResponseVenueView>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::OperationResponseVenueView>,
     > {
         self.req.send_json_with_response()
     }
@@ -4899,13 +4779,11 @@ impl<'a> CreateVenueTemplate<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::OperationResponseVenueView,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::OperationResponseVenueView,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -4990,22 +4868,16 @@ impl<'a> QueryVenueTemplates<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResult> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::QueryResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::QueryResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -5070,22 +4942,16 @@ impl<'a> GetVenueTemplate<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<VenueTemplateView2, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, VenueTemplateView2> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<VenueTemplateView2>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<VenueTemplateView2>,
     > {
         self.req.send_json_with_response()
     }
@@ -5154,13 +5020,11 @@ impl<'a> UpdateVenueTemplate<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::OperationResponseVenueView,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::OperationResponseVenueView,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -5169,11 +5033,9 @@ impl<'a> UpdateVenueTemplate<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::OperationResponseVenueView>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::OperationResponseVenueView>,
     > {
         self.req.send_json_with_response()
     }
@@ -5188,13 +5050,11 @@ impl<'a> UpdateVenueTemplate<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::OperationResponseVenueView,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::OperationResponseVenueView,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -5264,13 +5124,11 @@ impl<'a> DeleteVenueTemplate<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -5279,11 +5137,9 @@ impl<'a> DeleteVenueTemplate<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -5298,13 +5154,11 @@ impl<'a> DeleteVenueTemplate<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -5370,22 +5224,16 @@ impl<'a> DeleteVenueTemplateAaaServers<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::EmptyResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::EmptyResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::EmptyResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -5450,23 +5298,14 @@ impl<'a> GetTemplates<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<TemplateData, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, TemplateData> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<TemplateData>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<TemplateData>> {
         self.req.send_json_with_response()
     }
 }

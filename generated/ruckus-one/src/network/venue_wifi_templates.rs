@@ -176,7 +176,7 @@ impl serde::Serialize for WifiVenueApModelLanPortSettings {
             v: &WifiVenueApModelLanPortSettings,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("lanPorts", &v.lan_ports);
+            w.optional_list("lanPorts", &v.lan_ports);
             w.optional("model", &v.model);
             w.optional("poeMode", &v.poe_mode);
             w.optional("poeOut", &v.poe_out);
@@ -198,7 +198,7 @@ impl<'de> serde::Deserialize<'de> for WifiVenueApModelLanPortSettings {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = WifiVenueApModelLanPortSettings {
-                lan_ports: f.optional("lanPorts"),
+                lan_ports: f.optional_list("lanPorts"),
                 model: f.optional("model"),
                 poe_mode: f.optional("poeMode"),
                 poe_out: f.optional("poeOut"),
@@ -2231,23 +2231,16 @@ impl<'a> GetApGroupTemplates<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            super::common::QueryResponseApGroupQueryData,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, super::common::QueryResponseApGroupQueryData> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::QueryResponseApGroupQueryData>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::QueryResponseApGroupQueryData>,
     > {
         self.req.send_json_with_response()
     }
@@ -2317,23 +2310,16 @@ impl<'a> GetVenueTemplateApBssColoringSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            super::common::VenueApBssColoringSettings,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApBssColoringSettings> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::VenueApBssColoringSettings>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::VenueApBssColoringSettings>,
     > {
         self.req.send_json_with_response()
     }
@@ -2405,13 +2391,11 @@ impl<'a> UpdateVenueTemplateApBssColoringSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -2420,13 +2404,9 @@ impl<'a> UpdateVenueTemplateApBssColoringSettings<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                super::common::WifiOperationResponseRequestIdOnly,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
     > {
         self.req.send_json_with_response()
     }
@@ -2441,13 +2421,11 @@ impl<'a> UpdateVenueTemplateApBssColoringSettings<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -2518,23 +2496,16 @@ impl<'a> GetVenueTemplateApCellularSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            super::common::VenueApCellularSettings,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApCellularSettings> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::VenueApCellularSettings>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::VenueApCellularSettings>,
     > {
         self.req.send_json_with_response()
     }
@@ -2606,13 +2577,11 @@ impl<'a> UpdateVenueTemplateApCellularSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -2621,13 +2590,9 @@ impl<'a> UpdateVenueTemplateApCellularSettings<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                super::common::WifiOperationResponseRequestIdOnly,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
     > {
         self.req.send_json_with_response()
     }
@@ -2642,13 +2607,11 @@ impl<'a> UpdateVenueTemplateApCellularSettings<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -2719,11 +2682,9 @@ impl<'a> GetVenueTemplateApClientAdmissionControlSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            super::common::VenueApClientAdmissionControlSettings,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        super::common::VenueApClientAdmissionControlSettings,
     > {
         self.req.send_json()
     }
@@ -2731,12 +2692,10 @@ impl<'a> GetVenueTemplateApClientAdmissionControlSettings<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                super::common::VenueApClientAdmissionControlSettings,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<
+            super::common::VenueApClientAdmissionControlSettings,
         >,
     > {
         self.req.send_json_with_response()
@@ -2809,13 +2768,11 @@ impl<'a> UpdateVenueTemplateApClientAdmissionControlSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -2824,13 +2781,9 @@ impl<'a> UpdateVenueTemplateApClientAdmissionControlSettings<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                super::common::WifiOperationResponseRequestIdOnly,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
     > {
         self.req.send_json_with_response()
     }
@@ -2845,13 +2798,11 @@ impl<'a> UpdateVenueTemplateApClientAdmissionControlSettings<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -2922,11 +2873,9 @@ impl<'a> GetVenueTemplateApDirectedMulticastSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            super::common::VenueApDirectedMulticastSettings,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        super::common::VenueApDirectedMulticastSettings,
     > {
         self.req.send_json()
     }
@@ -2934,13 +2883,9 @@ impl<'a> GetVenueTemplateApDirectedMulticastSettings<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                super::common::VenueApDirectedMulticastSettings,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::VenueApDirectedMulticastSettings>,
     > {
         self.req.send_json_with_response()
     }
@@ -3012,13 +2957,11 @@ impl<'a> UpdateVenueTemplateApDirectedMulticastSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -3027,13 +2970,9 @@ impl<'a> UpdateVenueTemplateApDirectedMulticastSettings<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                super::common::WifiOperationResponseRequestIdOnly,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
     > {
         self.req.send_json_with_response()
     }
@@ -3048,13 +2987,11 @@ impl<'a> UpdateVenueTemplateApDirectedMulticastSettings<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -3125,23 +3062,16 @@ impl<'a> GetVenueTemplateApDosProtectionSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            super::common::VenueApDosProtectionSettings,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApDosProtectionSettings> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::VenueApDosProtectionSettings>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::VenueApDosProtectionSettings>,
     > {
         self.req.send_json_with_response()
     }
@@ -3213,13 +3143,11 @@ impl<'a> UpdateVenueTemplateApDosProtectionSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -3228,13 +3156,9 @@ impl<'a> UpdateVenueTemplateApDosProtectionSettings<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                super::common::WifiOperationResponseRequestIdOnly,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
     > {
         self.req.send_json_with_response()
     }
@@ -3249,13 +3173,11 @@ impl<'a> UpdateVenueTemplateApDosProtectionSettings<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -3325,13 +3247,11 @@ impl<'a> AddVenueApGroupTemplate<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::ApplicationPolicyOperationResponse,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::ApplicationPolicyOperationResponse,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -3340,13 +3260,9 @@ impl<'a> AddVenueApGroupTemplate<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                super::common::ApplicationPolicyOperationResponse,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::ApplicationPolicyOperationResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -3361,13 +3277,11 @@ impl<'a> AddVenueApGroupTemplate<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::ApplicationPolicyOperationResponse,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::ApplicationPolicyOperationResponse,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -3437,13 +3351,11 @@ impl<'a> DeleteVenueApGroupTemplate<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -3452,13 +3364,9 @@ impl<'a> DeleteVenueApGroupTemplate<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                super::common::WifiOperationResponseRequestIdOnly,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
     > {
         self.req.send_json_with_response()
     }
@@ -3473,13 +3381,11 @@ impl<'a> DeleteVenueApGroupTemplate<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -3545,22 +3451,16 @@ impl<'a> GetVenueApGroupTemplate<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::VenueApGroup, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::VenueApGroup> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::VenueApGroup>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::VenueApGroup>,
     > {
         self.req.send_json_with_response()
     }
@@ -3629,13 +3529,11 @@ impl<'a> UpdateVenueApGroupTemplate<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -3644,13 +3542,9 @@ impl<'a> UpdateVenueApGroupTemplate<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                super::common::WifiOperationResponseRequestIdOnly,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
     > {
         self.req.send_json_with_response()
     }
@@ -3665,13 +3559,11 @@ impl<'a> UpdateVenueApGroupTemplate<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -3741,13 +3633,11 @@ impl<'a> CloneVenueApGroupTemplate<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::ApplicationPolicyOperationResponse,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::ApplicationPolicyOperationResponse,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -3756,13 +3646,9 @@ impl<'a> CloneVenueApGroupTemplate<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                super::common::ApplicationPolicyOperationResponse,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::ApplicationPolicyOperationResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -3777,13 +3663,11 @@ impl<'a> CloneVenueApGroupTemplate<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::ApplicationPolicyOperationResponse,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::ApplicationPolicyOperationResponse,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -3854,23 +3738,16 @@ impl<'a> GetVenueTemplateApLoadBalancingSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            super::common::VenueApLoadBalancingSettings,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApLoadBalancingSettings> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::VenueApLoadBalancingSettings>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::VenueApLoadBalancingSettings>,
     > {
         self.req.send_json_with_response()
     }
@@ -3942,13 +3819,11 @@ impl<'a> UpdateVenueTemplateApLoadBalancingSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -3957,13 +3832,9 @@ impl<'a> UpdateVenueTemplateApLoadBalancingSettings<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                super::common::WifiOperationResponseRequestIdOnly,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
     > {
         self.req.send_json_with_response()
     }
@@ -3978,13 +3849,11 @@ impl<'a> UpdateVenueTemplateApLoadBalancingSettings<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -4052,20 +3921,16 @@ impl<'a> GetVenueTemplateApMeshSettingsV1<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::VenueApMeshSettings, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApMeshSettings> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::VenueApMeshSettings>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::VenueApMeshSettings>,
     > {
         self.req.send_json_with_response()
     }
@@ -4137,13 +4002,11 @@ impl<'a> UpdateVenueTemplateApMeshSettingsV1<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -4152,13 +4015,9 @@ impl<'a> UpdateVenueTemplateApMeshSettingsV1<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                super::common::WifiOperationResponseRequestIdOnly,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
     > {
         self.req.send_json_with_response()
     }
@@ -4173,13 +4032,11 @@ impl<'a> UpdateVenueTemplateApMeshSettingsV1<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -4247,11 +4104,9 @@ impl<'a> GetVenueTemplateBandModeSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            Vec<super::common::VenueApModelBandModeSettings>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        Vec<super::common::VenueApModelBandModeSettings>,
     > {
         self.req.send_json()
     }
@@ -4259,13 +4114,9 @@ impl<'a> GetVenueTemplateBandModeSettings<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                Vec<super::common::VenueApModelBandModeSettings>,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<Vec<super::common::VenueApModelBandModeSettings>>,
     > {
         self.req.send_json_with_response()
     }
@@ -4337,13 +4188,11 @@ impl<'a> UpdateVenueTemplateBandModeSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -4352,13 +4201,9 @@ impl<'a> UpdateVenueTemplateBandModeSettings<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                super::common::WifiOperationResponseRequestIdOnly,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
     > {
         self.req.send_json_with_response()
     }
@@ -4373,13 +4218,11 @@ impl<'a> UpdateVenueTemplateBandModeSettings<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -4450,23 +4293,16 @@ impl<'a> GetVenueTemplateApModelCapabilities<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            super::common::VenueApModelCapabilities,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApModelCapabilities> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::VenueApModelCapabilities>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::VenueApModelCapabilities>,
     > {
         self.req.send_json_with_response()
     }
@@ -4536,11 +4372,9 @@ impl<'a> GetVenueTemplateApModelExternalAntennaSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            Vec<super::common::VenueApModelExternalAntennaSettings>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        Vec<super::common::VenueApModelExternalAntennaSettings>,
     > {
         self.req.send_json()
     }
@@ -4548,12 +4382,10 @@ impl<'a> GetVenueTemplateApModelExternalAntennaSettings<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                Vec<super::common::VenueApModelExternalAntennaSettings>,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<
+            Vec<super::common::VenueApModelExternalAntennaSettings>,
         >,
     > {
         self.req.send_json_with_response()
@@ -4626,13 +4458,11 @@ impl<'a> UpdateVenueTemplateApModelExternalAntennaSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -4641,13 +4471,9 @@ impl<'a> UpdateVenueTemplateApModelExternalAntennaSettings<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                super::common::WifiOperationResponseRequestIdOnly,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
     > {
         self.req.send_json_with_response()
     }
@@ -4662,13 +4488,11 @@ impl<'a> UpdateVenueTemplateApModelExternalAntennaSettings<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -4739,20 +4563,16 @@ impl<'a> GetVenueTemplateApModelLanPortSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<Vec<WifiVenueApModelLanPortSettings>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, Vec<WifiVenueApModelLanPortSettings>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<Vec<WifiVenueApModelLanPortSettings>>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<Vec<WifiVenueApModelLanPortSettings>>,
     > {
         self.req.send_json_with_response()
     }
@@ -4822,23 +4642,16 @@ impl<'a> GetVenueTemplateApModelLedSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            Vec<super::common::VenueApModelLedSettings>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, Vec<super::common::VenueApModelLedSettings>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<Vec<super::common::VenueApModelLedSettings>>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<Vec<super::common::VenueApModelLedSettings>>,
     > {
         self.req.send_json_with_response()
     }
@@ -4910,13 +4723,11 @@ impl<'a> UpdateVenueTemplateApModelLedSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -4925,13 +4736,9 @@ impl<'a> UpdateVenueTemplateApModelLedSettings<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                super::common::WifiOperationResponseRequestIdOnly,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
     > {
         self.req.send_json_with_response()
     }
@@ -4946,13 +4753,11 @@ impl<'a> UpdateVenueTemplateApModelLedSettings<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -5023,11 +4828,9 @@ impl<'a> GetVenueTemplateApMulticastDnsFencingSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            super::common::VenueApMulticastDnsFencingSettings,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        super::common::VenueApMulticastDnsFencingSettings,
     > {
         self.req.send_json()
     }
@@ -5035,13 +4838,9 @@ impl<'a> GetVenueTemplateApMulticastDnsFencingSettings<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                super::common::VenueApMulticastDnsFencingSettings,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::VenueApMulticastDnsFencingSettings>,
     > {
         self.req.send_json_with_response()
     }
@@ -5113,13 +4912,11 @@ impl<'a> UpdateVenueTemplateApMulticastDnsFencingSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -5128,13 +4925,9 @@ impl<'a> UpdateVenueTemplateApMulticastDnsFencingSettings<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                super::common::WifiOperationResponseRequestIdOnly,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
     > {
         self.req.send_json_with_response()
     }
@@ -5149,13 +4942,11 @@ impl<'a> UpdateVenueTemplateApMulticastDnsFencingSettings<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -5232,20 +5023,16 @@ impl<'a> GetVenueTemplateApRadioSettingsV1<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::VenueApRadioSettings, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApRadioSettings> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::VenueApRadioSettings>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::VenueApRadioSettings>,
     > {
         self.req.send_json_with_response()
     }
@@ -5317,13 +5104,11 @@ impl<'a> UpdateVenueTemplateApRadioSettingsV1<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -5332,13 +5117,9 @@ impl<'a> UpdateVenueTemplateApRadioSettingsV1<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                super::common::WifiOperationResponseRequestIdOnly,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
     > {
         self.req.send_json_with_response()
     }
@@ -5353,13 +5134,11 @@ impl<'a> UpdateVenueTemplateApRadioSettingsV1<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -5427,23 +5206,16 @@ impl<'a> GetVenueTemplateApRadiusOptions<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            super::common::VenueApRadiusOptionSettings,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApRadiusOptionSettings> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::VenueApRadiusOptionSettings>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::VenueApRadiusOptionSettings>,
     > {
         self.req.send_json_with_response()
     }
@@ -5515,13 +5287,11 @@ impl<'a> UpdateVenueTemplateApRadiusOptions<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -5530,13 +5300,9 @@ impl<'a> UpdateVenueTemplateApRadiusOptions<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                super::common::WifiOperationResponseRequestIdOnly,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
     > {
         self.req.send_json_with_response()
     }
@@ -5551,13 +5317,11 @@ impl<'a> UpdateVenueTemplateApRadiusOptions<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -5628,23 +5392,16 @@ impl<'a> GetVenueTemplateApRebootTimeoutSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            super::common::VenueApRebootTimeoutSettings,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApRebootTimeoutSettings> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::VenueApRebootTimeoutSettings>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::VenueApRebootTimeoutSettings>,
     > {
         self.req.send_json_with_response()
     }
@@ -5716,13 +5473,11 @@ impl<'a> UpdateVenueTemplateApRebootTimeoutSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -5731,13 +5486,9 @@ impl<'a> UpdateVenueTemplateApRebootTimeoutSettings<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                super::common::WifiOperationResponseRequestIdOnly,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
     > {
         self.req.send_json_with_response()
     }
@@ -5752,13 +5503,11 @@ impl<'a> UpdateVenueTemplateApRebootTimeoutSettings<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -5829,23 +5578,16 @@ impl<'a> GetVenueTemplateApSmartMonitorSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            super::common::VenueApSmartMonitorSettings,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApSmartMonitorSettings> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::VenueApSmartMonitorSettings>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::VenueApSmartMonitorSettings>,
     > {
         self.req.send_json_with_response()
     }
@@ -5917,13 +5659,11 @@ impl<'a> UpdateVenueTemplateApSmartMonitorSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -5932,13 +5672,9 @@ impl<'a> UpdateVenueTemplateApSmartMonitorSettings<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                super::common::WifiOperationResponseRequestIdOnly,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
     > {
         self.req.send_json_with_response()
     }
@@ -5953,13 +5689,11 @@ impl<'a> UpdateVenueTemplateApSmartMonitorSettings<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -6030,20 +5764,16 @@ impl<'a> GetWifiAvailableChannelsOfVenueTemplateV1<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::WifiAvailableChannels, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, super::common::WifiAvailableChannels> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::WifiAvailableChannels>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::WifiAvailableChannels>,
     > {
         self.req.send_json_with_response()
     }
@@ -6115,13 +5845,11 @@ impl<'a> DeactivateWifiNetworkTemplateOnVenue<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -6130,13 +5858,9 @@ impl<'a> DeactivateWifiNetworkTemplateOnVenue<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                super::common::WifiOperationResponseRequestIdOnly,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
     > {
         self.req.send_json_with_response()
     }
@@ -6151,13 +5875,11 @@ impl<'a> DeactivateWifiNetworkTemplateOnVenue<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -6237,13 +5959,11 @@ impl<'a> ActivateWifiNetworkTemplateOnVenue<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -6252,13 +5972,9 @@ impl<'a> ActivateWifiNetworkTemplateOnVenue<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                super::common::WifiOperationResponseRequestIdOnly,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
     > {
         self.req.send_json_with_response()
     }
@@ -6273,13 +5989,11 @@ impl<'a> ActivateWifiNetworkTemplateOnVenue<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -6352,13 +6066,11 @@ impl<'a> DeactivateApGroupTemplateOnWifiNetwork<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -6367,13 +6079,9 @@ impl<'a> DeactivateApGroupTemplateOnWifiNetwork<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                super::common::WifiOperationResponseRequestIdOnly,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
     > {
         self.req.send_json_with_response()
     }
@@ -6388,13 +6096,11 @@ impl<'a> DeactivateApGroupTemplateOnWifiNetwork<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -6467,13 +6173,11 @@ impl<'a> ActivateApGroupTemplateOnWifiNetwork<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -6482,13 +6186,9 @@ impl<'a> ActivateApGroupTemplateOnWifiNetwork<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                super::common::WifiOperationResponseRequestIdOnly,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
     > {
         self.req.send_json_with_response()
     }
@@ -6503,13 +6203,11 @@ impl<'a> ActivateApGroupTemplateOnWifiNetwork<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -6580,11 +6278,9 @@ impl<'a> GetApGroupTemplateSettingsOnWifiNetwork<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            super::common::VenueWifiNetworkApGroupSettings,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        super::common::VenueWifiNetworkApGroupSettings,
     > {
         self.req.send_json()
     }
@@ -6592,11 +6288,9 @@ impl<'a> GetApGroupTemplateSettingsOnWifiNetwork<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::VenueWifiNetworkApGroupSettings>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::VenueWifiNetworkApGroupSettings>,
     > {
         self.req.send_json_with_response()
     }
@@ -6668,13 +6362,11 @@ impl<'a> UpdateApGroupTemplateSettingsOnWifiNetwork<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -6683,13 +6375,9 @@ impl<'a> UpdateApGroupTemplateSettingsOnWifiNetwork<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                super::common::WifiOperationResponseRequestIdOnly,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
     > {
         self.req.send_json_with_response()
     }
@@ -6704,13 +6392,11 @@ impl<'a> UpdateApGroupTemplateSettingsOnWifiNetwork<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -6781,23 +6467,16 @@ impl<'a> GetVenueWifiNetworkTemplateSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            super::common::VenueWifiNetworkSettings,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, super::common::VenueWifiNetworkSettings> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::VenueWifiNetworkSettings>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::VenueWifiNetworkSettings>,
     > {
         self.req.send_json_with_response()
     }
@@ -6869,13 +6548,11 @@ impl<'a> UpdateVenueWifiNetworkTemplateSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -6884,13 +6561,9 @@ impl<'a> UpdateVenueWifiNetworkTemplateSettings<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                super::common::WifiOperationResponseRequestIdOnly,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
     > {
         self.req.send_json_with_response()
     }
@@ -6905,13 +6578,11 @@ impl<'a> UpdateVenueWifiNetworkTemplateSettings<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -6984,13 +6655,11 @@ impl<'a> DeactivateDhcpConfigServiceProfileOnVenueTemplate<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -6999,13 +6668,9 @@ impl<'a> DeactivateDhcpConfigServiceProfileOnVenueTemplate<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                super::common::WifiOperationResponseRequestIdOnly,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
     > {
         self.req.send_json_with_response()
     }
@@ -7020,13 +6685,11 @@ impl<'a> DeactivateDhcpConfigServiceProfileOnVenueTemplate<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -7097,11 +6760,9 @@ impl<'a> GetVenueTemplateDhcpConfigServiceProfileSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            super::common::VenueDhcpConfigServiceProfileSettings,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        super::common::VenueDhcpConfigServiceProfileSettings,
     > {
         self.req.send_json()
     }
@@ -7109,12 +6770,10 @@ impl<'a> GetVenueTemplateDhcpConfigServiceProfileSettings<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                super::common::VenueDhcpConfigServiceProfileSettings,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<
+            super::common::VenueDhcpConfigServiceProfileSettings,
         >,
     > {
         self.req.send_json_with_response()
@@ -7187,13 +6846,11 @@ impl<'a> ActivateDhcpConfigServiceProfileOnVenueTemplateAndUpdateSettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -7202,13 +6859,9 @@ impl<'a> ActivateDhcpConfigServiceProfileOnVenueTemplateAndUpdateSettings<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                super::common::WifiOperationResponseRequestIdOnly,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
     > {
         self.req.send_json_with_response()
     }
@@ -7223,13 +6876,11 @@ impl<'a> ActivateDhcpConfigServiceProfileOnVenueTemplateAndUpdateSettings<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -7302,13 +6953,11 @@ impl<'a> DeactivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -7317,13 +6966,9 @@ impl<'a> DeactivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                super::common::WifiOperationResponseRequestIdOnly,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
     > {
         self.req.send_json_with_response()
     }
@@ -7338,13 +6983,11 @@ impl<'a> DeactivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -7417,13 +7060,11 @@ impl<'a> ActivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -7432,13 +7073,9 @@ impl<'a> ActivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                super::common::WifiOperationResponseRequestIdOnly,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
     > {
         self.req.send_json_with_response()
     }
@@ -7453,13 +7090,11 @@ impl<'a> ActivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -7532,13 +7167,11 @@ impl<'a> DeactivateRoguePolicyOnVenueTemplate<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -7547,13 +7180,9 @@ impl<'a> DeactivateRoguePolicyOnVenueTemplate<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                super::common::WifiOperationResponseRequestIdOnly,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
     > {
         self.req.send_json_with_response()
     }
@@ -7568,13 +7197,11 @@ impl<'a> DeactivateRoguePolicyOnVenueTemplate<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -7647,13 +7274,11 @@ impl<'a> ActivateRoguePolicyOnVenueTemplate<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -7662,13 +7287,9 @@ impl<'a> ActivateRoguePolicyOnVenueTemplate<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                super::common::WifiOperationResponseRequestIdOnly,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
     > {
         self.req.send_json_with_response()
     }
@@ -7683,13 +7304,11 @@ impl<'a> ActivateRoguePolicyOnVenueTemplate<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -7760,23 +7379,16 @@ impl<'a> GetVenueTemplateRoguePolicySettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            super::common::VenueRoguePolicySettings,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, super::common::VenueRoguePolicySettings> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::VenueRoguePolicySettings>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::VenueRoguePolicySettings>,
     > {
         self.req.send_json_with_response()
     }
@@ -7848,13 +7460,11 @@ impl<'a> UpdateVenueTemplateRoguePolicySettings<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -7863,13 +7473,9 @@ impl<'a> UpdateVenueTemplateRoguePolicySettings<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                super::common::WifiOperationResponseRequestIdOnly,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
     > {
         self.req.send_json_with_response()
     }
@@ -7884,13 +7490,11 @@ impl<'a> UpdateVenueTemplateRoguePolicySettings<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -7963,13 +7567,11 @@ impl<'a> DeactivateSyslogServerProfileTemplateOnVenue<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -7978,13 +7580,9 @@ impl<'a> DeactivateSyslogServerProfileTemplateOnVenue<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                super::common::WifiOperationResponseRequestIdOnly,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
     > {
         self.req.send_json_with_response()
     }
@@ -7999,13 +7597,11 @@ impl<'a> DeactivateSyslogServerProfileTemplateOnVenue<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -8078,13 +7674,11 @@ impl<'a> ActivateSyslogServerProfileTemplateOnVenue<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -8093,13 +7687,9 @@ impl<'a> ActivateSyslogServerProfileTemplateOnVenue<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                super::common::WifiOperationResponseRequestIdOnly,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
     > {
         self.req.send_json_with_response()
     }
@@ -8114,13 +7704,11 @@ impl<'a> ActivateSyslogServerProfileTemplateOnVenue<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -8191,20 +7779,16 @@ impl<'a> GetVenueTemplateWifiDhcpPoolUsages<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::WifiDhcpPoolUsages, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, super::common::WifiDhcpPoolUsages> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::WifiDhcpPoolUsages>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::WifiDhcpPoolUsages>,
     > {
         self.req.send_json_with_response()
     }
@@ -8276,13 +7860,11 @@ impl<'a> DeactivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> 
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -8291,13 +7873,9 @@ impl<'a> DeactivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> 
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                super::common::WifiOperationResponseRequestIdOnly,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
     > {
         self.req.send_json_with_response()
     }
@@ -8312,13 +7890,11 @@ impl<'a> DeactivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> 
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -8391,13 +7967,11 @@ impl<'a> ActivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -8406,13 +7980,9 @@ impl<'a> ActivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                super::common::WifiOperationResponseRequestIdOnly,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
     > {
         self.req.send_json_with_response()
     }
@@ -8427,13 +7997,11 @@ impl<'a> ActivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::WifiOperationResponseRequestIdOnly,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)

@@ -32,11 +32,11 @@ impl serde::Serialize for DhcpConfigServiceProfileDeep {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("dhcpMode", &v.dhcp_mode);
-            w.field("dhcpPools", &v.dhcp_pools);
+            w.list("dhcpPools", &v.dhcp_pools);
             w.optional("id", &v.id);
             w.field("serviceName", &v.service_name);
-            w.optional("usage", &v.usage);
-            w.optional("venueIds", &v.venue_ids);
+            w.optional_list("usage", &v.usage);
+            w.optional_list("venueIds", &v.venue_ids);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -56,11 +56,11 @@ impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfileDeep {
         > {
             let value = DhcpConfigServiceProfileDeep {
                 dhcp_mode: f.optional("dhcpMode"),
-                dhcp_pools: f.required("dhcpPools")?,
+                dhcp_pools: f.required_list("dhcpPools")?,
                 id: f.optional("id"),
                 service_name: f.required("serviceName")?,
-                usage: f.optional("usage"),
-                venue_ids: f.optional("venueIds"),
+                usage: f.optional_list("usage"),
+                venue_ids: f.optional_list("venueIds"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -229,7 +229,7 @@ impl serde::Serialize for DhcpPoolV1 {
             w.field("subnetAddress", &v.subnet_address);
             w.field("subnetMask", &v.subnet_mask);
             w.field("vlanId", &v.vlan_id);
-            w.optional("dhcpOptions", &v.dhcp_options);
+            w.optional_list("dhcpOptions", &v.dhcp_options);
             w.optional("leaseTime", &v.lease_time);
             w.rest(&v.additional_fields);
         }
@@ -258,7 +258,7 @@ impl<'de> serde::Deserialize<'de> for DhcpPoolV1 {
                 subnet_address: f.required("subnetAddress")?,
                 subnet_mask: f.required("subnetMask")?,
                 vlan_id: f.required("vlanId")?,
-                dhcp_options: f.optional("dhcpOptions"),
+                dhcp_options: f.optional_list("dhcpOptions"),
                 lease_time: f.optional("leaseTime"),
                 additional_fields: f.rest(),
             };
@@ -987,7 +987,7 @@ impl serde::Serialize for Hotspot20Eap {
             v: &Hotspot20Eap,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("authInfos", &v.auth_infos);
+            w.optional_list("authInfos", &v.auth_infos);
             w.optional("method", &v.method);
             w.rest(&v.additional_fields);
         }
@@ -1004,7 +1004,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20Eap {
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<Hotspot20Eap, ruckus_one_runtime::internal::object::FieldError> {
             let value = Hotspot20Eap {
-                auth_infos: f.optional("authInfos"),
+                auth_infos: f.optional_list("authInfos"),
                 method: f.optional("method"),
                 additional_fields: f.rest(),
             };
@@ -1323,10 +1323,10 @@ impl serde::Serialize for Hotspot20IdentityProvider {
         ) {
             w.optional("accountingRadiusEnabled", &v.accounting_radius_enabled);
             w.optional("id", &v.id);
-            w.field("naiRealms", &v.nai_realms);
+            w.list("naiRealms", &v.nai_realms);
             w.field("name", &v.name);
-            w.optional("plmns", &v.plmns);
-            w.optional("roamConsortiumOIs", &v.roam_consortium_ois);
+            w.optional_list("plmns", &v.plmns);
+            w.optional_list("roamConsortiumOIs", &v.roam_consortium_ois);
             w.optional("accountingRadiusId", &v.accounting_radius_id);
             w.optional("authRadiusId", &v.auth_radius_id);
             w.optional("dynamicVlan", &v.dynamic_vlan);
@@ -1350,10 +1350,10 @@ impl<'de> serde::Deserialize<'de> for Hotspot20IdentityProvider {
             let value = Hotspot20IdentityProvider {
                 accounting_radius_enabled: f.optional("accountingRadiusEnabled"),
                 id: f.optional("id"),
-                nai_realms: f.required("naiRealms")?,
+                nai_realms: f.required_list("naiRealms")?,
                 name: f.required("name")?,
-                plmns: f.optional("plmns"),
-                roam_consortium_ois: f.optional("roamConsortiumOIs"),
+                plmns: f.optional_list("plmns"),
+                roam_consortium_ois: f.optional_list("roamConsortiumOIs"),
                 accounting_radius_id: f.optional("accountingRadiusId"),
                 auth_radius_id: f.optional("authRadiusId"),
                 dynamic_vlan: f.optional("dynamicVlan"),
@@ -1454,12 +1454,12 @@ impl serde::Serialize for Hotspot20IdentityProviderQueryData {
         ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
-            w.optional("naiRealms", &v.nai_realms);
-            w.optional("plmns", &v.plmns);
-            w.optional("roamConsortiumOIs", &v.roam_consortium_ois);
+            w.optional_list("naiRealms", &v.nai_realms);
+            w.optional_list("plmns", &v.plmns);
+            w.optional_list("roamConsortiumOIs", &v.roam_consortium_ois);
             w.optional("authRadiusId", &v.auth_radius_id);
             w.optional("accountingRadiusId", &v.accounting_radius_id);
-            w.optional("wifiNetworkIds", &v.wifi_network_ids);
+            w.optional_list("wifiNetworkIds", &v.wifi_network_ids);
             w.optional("accountingRadiusEnabled", &v.accounting_radius_enabled);
             w.optional("dynamicVlan", &v.dynamic_vlan);
             w.rest(&v.additional_fields);
@@ -1482,12 +1482,12 @@ impl<'de> serde::Deserialize<'de> for Hotspot20IdentityProviderQueryData {
             let value = Hotspot20IdentityProviderQueryData {
                 id: f.optional("id"),
                 name: f.optional("name"),
-                nai_realms: f.optional("naiRealms"),
-                plmns: f.optional("plmns"),
-                roam_consortium_ois: f.optional("roamConsortiumOIs"),
+                nai_realms: f.optional_list("naiRealms"),
+                plmns: f.optional_list("plmns"),
+                roam_consortium_ois: f.optional_list("roamConsortiumOIs"),
                 auth_radius_id: f.optional("authRadiusId"),
                 accounting_radius_id: f.optional("accountingRadiusId"),
-                wifi_network_ids: f.optional("wifiNetworkIds"),
+                wifi_network_ids: f.optional_list("wifiNetworkIds"),
                 accounting_radius_enabled: f.optional("accountingRadiusEnabled"),
                 dynamic_vlan: f.optional("dynamicVlan"),
                 additional_fields: f.rest(),
@@ -1598,7 +1598,7 @@ impl serde::Serialize for Hotspot20NaiRealm {
             v: &Hotspot20NaiRealm,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("eaps", &v.eaps);
+            w.optional_list("eaps", &v.eaps);
             w.optional("encoding", &v.encoding);
             w.field("name", &v.name);
             w.rest(&v.additional_fields);
@@ -1619,7 +1619,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20NaiRealm {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = Hotspot20NaiRealm {
-                eaps: f.optional("eaps"),
+                eaps: f.optional_list("eaps"),
                 encoding: f.optional("encoding"),
                 name: f.required("name")?,
                 additional_fields: f.rest(),
@@ -1739,14 +1739,14 @@ impl serde::Serialize for Hotspot20Operator {
             v: &Hotspot20Operator,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.field("domainNames", &v.domain_names);
-            w.optional("friendlyNames", &v.friendly_names);
+            w.list("domainNames", &v.domain_names);
+            w.optional_list("friendlyNames", &v.friendly_names);
             w.optional("id", &v.id);
             w.field("name", &v.name);
             w.optional("friendlyNameCount", &v.friendly_name_count);
             w.optional("networkCount", &v.network_count);
             w.optional("tenantId", &v.tenant_id);
-            w.optional("wifiNetworkIds", &v.wifi_network_ids);
+            w.optional_list("wifiNetworkIds", &v.wifi_network_ids);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -1765,14 +1765,14 @@ impl<'de> serde::Deserialize<'de> for Hotspot20Operator {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = Hotspot20Operator {
-                domain_names: f.required("domainNames")?,
-                friendly_names: f.optional("friendlyNames"),
+                domain_names: f.required_list("domainNames")?,
+                friendly_names: f.optional_list("friendlyNames"),
                 id: f.optional("id"),
                 name: f.required("name")?,
                 friendly_name_count: f.optional("friendlyNameCount"),
                 network_count: f.optional("networkCount"),
                 tenant_id: f.optional("tenantId"),
-                wifi_network_ids: f.optional("wifiNetworkIds"),
+                wifi_network_ids: f.optional_list("wifiNetworkIds"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1861,9 +1861,9 @@ impl serde::Serialize for Hotspot20OperatorQueryData {
         ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
-            w.optional("domainNames", &v.domain_names);
-            w.optional("friendlyNames", &v.friendly_names);
-            w.optional("wifiNetworkIds", &v.wifi_network_ids);
+            w.optional_list("domainNames", &v.domain_names);
+            w.optional_list("friendlyNames", &v.friendly_names);
+            w.optional_list("wifiNetworkIds", &v.wifi_network_ids);
             w.optional("friendlyNameCount", &v.friendly_name_count);
             w.optional("networkCount", &v.network_count);
             w.rest(&v.additional_fields);
@@ -1886,9 +1886,9 @@ impl<'de> serde::Deserialize<'de> for Hotspot20OperatorQueryData {
             let value = Hotspot20OperatorQueryData {
                 id: f.optional("id"),
                 name: f.optional("name"),
-                domain_names: f.optional("domainNames"),
-                friendly_names: f.optional("friendlyNames"),
-                wifi_network_ids: f.optional("wifiNetworkIds"),
+                domain_names: f.optional_list("domainNames"),
+                friendly_names: f.optional_list("friendlyNames"),
+                wifi_network_ids: f.optional_list("wifiNetworkIds"),
                 friendly_name_count: f.optional("friendlyNameCount"),
                 network_count: f.optional("networkCount"),
                 additional_fields: f.rest(),
@@ -2172,13 +2172,13 @@ impl serde::Serialize for QueryResponseHotspot20IdentityProviderQueryData {
             v: &QueryResponseHotspot20IdentityProviderQueryData,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
             w.optional("objectId", &v.object_id);
-            w.optional("data", &v.data);
+            w.optional_list("data", &v.data);
             w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.optional_list("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -2197,13 +2197,13 @@ impl<'de> serde::Deserialize<'de> for QueryResponseHotspot20IdentityProviderQuer
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseHotspot20IdentityProviderQueryData {
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
                 object_id: f.optional("objectId"),
-                data: f.optional("data"),
+                data: f.optional_list("data"),
                 error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
+                subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2297,13 +2297,13 @@ impl serde::Serialize for QueryResponseHotspot20OperatorQueryData {
             v: &QueryResponseHotspot20OperatorQueryData,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
             w.optional("objectId", &v.object_id);
-            w.optional("data", &v.data);
+            w.optional_list("data", &v.data);
             w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.optional_list("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -2322,13 +2322,13 @@ impl<'de> serde::Deserialize<'de> for QueryResponseHotspot20OperatorQueryData {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseHotspot20OperatorQueryData {
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
                 object_id: f.optional("objectId"),
-                data: f.optional("data"),
+                data: f.optional_list("data"),
                 error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
+                subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2592,7 +2592,7 @@ impl serde::Serialize for RadiusV1 {
             w.optional("secondary", &v.secondary);
             w.optional("type", &v.type_);
             w.optional("radSecOptions", &v.rad_sec_options);
-            w.optional("tags", &v.tags);
+            w.optional_list("tags", &v.tags);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -2614,7 +2614,7 @@ impl<'de> serde::Deserialize<'de> for RadiusV1 {
                 secondary: f.optional("secondary"),
                 type_: f.optional("type"),
                 rad_sec_options: f.optional("radSecOptions"),
-                tags: f.optional("tags"),
+                tags: f.optional_list("tags"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2807,7 +2807,7 @@ impl serde::Serialize for SyslogServerProfileV1 {
             w.field("primary", &v.primary);
             w.optional("priority", &v.priority);
             w.optional("secondary", &v.secondary);
-            w.optional("venues", &v.venues);
+            w.optional_list("venues", &v.venues);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -2833,7 +2833,7 @@ impl<'de> serde::Deserialize<'de> for SyslogServerProfileV1 {
                 primary: f.required("primary")?,
                 priority: f.optional("priority"),
                 secondary: f.optional("secondary"),
-                venues: f.optional("venues"),
+                venues: f.optional_list("venues"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2927,7 +2927,7 @@ impl serde::Serialize for ViewmodelHotspot20Eap {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("method", &v.method);
-            w.optional("authInfos", &v.auth_infos);
+            w.optional_list("authInfos", &v.auth_infos);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -2947,7 +2947,7 @@ impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20Eap {
         > {
             let value = ViewmodelHotspot20Eap {
                 method: f.optional("method"),
-                auth_infos: f.optional("authInfos"),
+                auth_infos: f.optional_list("authInfos"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -3160,7 +3160,7 @@ impl serde::Serialize for ViewmodelHotspot20NaiRealm {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("name", &v.name);
-            w.optional("eaps", &v.eaps);
+            w.optional_list("eaps", &v.eaps);
             w.optional("encoding", &v.encoding);
             w.rest(&v.additional_fields);
         }
@@ -3181,7 +3181,7 @@ impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20NaiRealm {
         > {
             let value = ViewmodelHotspot20NaiRealm {
                 name: f.optional("name"),
-                eaps: f.optional("eaps"),
+                eaps: f.optional_list("eaps"),
                 encoding: f.optional("encoding"),
                 additional_fields: f.rest(),
             };
@@ -3320,9 +3320,9 @@ impl serde::Serialize for WifiCallingServiceProfileV1 {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("description", &v.description);
-            w.field("epdgs", &v.epdgs);
+            w.list("epdgs", &v.epdgs);
             w.optional("id", &v.id);
-            w.optional("networkIds", &v.network_ids);
+            w.optional_list("networkIds", &v.network_ids);
             w.optional("qosPriority", &v.qos_priority);
             w.field("serviceName", &v.service_name);
             w.rest(&v.additional_fields);
@@ -3344,9 +3344,9 @@ impl<'de> serde::Deserialize<'de> for WifiCallingServiceProfileV1 {
         > {
             let value = WifiCallingServiceProfileV1 {
                 description: f.optional("description"),
-                epdgs: f.required("epdgs")?,
+                epdgs: f.required_list("epdgs")?,
                 id: f.optional("id"),
-                network_ids: f.optional("networkIds"),
+                network_ids: f.optional_list("networkIds"),
                 qos_priority: f.optional("qosPriority"),
                 service_name: f.required("serviceName")?,
                 additional_fields: f.rest(),
@@ -4690,13 +4690,11 @@ impl<'a> CreateHotspot20IdentityProvider<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -4705,11 +4703,9 @@ impl<'a> CreateHotspot20IdentityProvider<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -4724,13 +4720,11 @@ impl<'a> CreateHotspot20IdentityProvider<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -4796,22 +4790,16 @@ impl<'a> GetHotspot20IdentityProvider<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<Hotspot20IdentityProvider, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Hotspot20IdentityProvider> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<Hotspot20IdentityProvider>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<Hotspot20IdentityProvider>,
     > {
         self.req.send_json_with_response()
     }
@@ -4880,13 +4868,11 @@ impl<'a> UpdateHotspot20IdentityProvider<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -4895,11 +4881,9 @@ impl<'a> UpdateHotspot20IdentityProvider<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -4914,13 +4898,11 @@ impl<'a> UpdateHotspot20IdentityProvider<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -4990,13 +4972,11 @@ impl<'a> DeleteHotspot20IdentityProvider<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -5005,11 +4985,9 @@ impl<'a> DeleteHotspot20IdentityProvider<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -5024,13 +5002,11 @@ impl<'a> DeleteHotspot20IdentityProvider<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -5103,13 +5079,11 @@ impl<'a> AddRadiusServerProfileToHotspot20IdentityProvider<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -5118,11 +5092,9 @@ impl<'a> AddRadiusServerProfileToHotspot20IdentityProvider<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -5137,13 +5109,11 @@ impl<'a> AddRadiusServerProfileToHotspot20IdentityProvider<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -5216,13 +5186,11 @@ impl<'a> RemoveRadiusServerProfileFromHotspot20IdentityProvider<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -5231,11 +5199,9 @@ impl<'a> RemoveRadiusServerProfileFromHotspot20IdentityProvider<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -5250,13 +5216,11 @@ impl<'a> RemoveRadiusServerProfileFromHotspot20IdentityProvider<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -5347,11 +5311,9 @@ impl<'a> QueryHotspot20IdentityProviders<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            QueryResponseHotspot20IdentityProviderQueryData,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        QueryResponseHotspot20IdentityProviderQueryData,
     > {
         self.req.send_json()
     }
@@ -5359,13 +5321,9 @@ impl<'a> QueryHotspot20IdentityProviders<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                QueryResponseHotspot20IdentityProviderQueryData,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<QueryResponseHotspot20IdentityProviderQueryData>,
     > {
         self.req.send_json_with_response()
     }
@@ -5434,13 +5392,11 @@ impl<'a> CreateHotspot20Operator<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -5449,11 +5405,9 @@ impl<'a> CreateHotspot20Operator<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -5468,13 +5422,11 @@ impl<'a> CreateHotspot20Operator<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -5540,22 +5492,16 @@ impl<'a> GetHotspot20Operator<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<Hotspot20Operator, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Hotspot20Operator> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<Hotspot20Operator>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<Hotspot20Operator>,
     > {
         self.req.send_json_with_response()
     }
@@ -5624,13 +5570,11 @@ impl<'a> UpdateHotspot20Operator<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -5639,11 +5583,9 @@ impl<'a> UpdateHotspot20Operator<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -5658,13 +5600,11 @@ impl<'a> UpdateHotspot20Operator<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -5734,13 +5674,11 @@ impl<'a> DeleteHotspot20Operator<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -5749,11 +5687,9 @@ impl<'a> DeleteHotspot20Operator<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -5768,13 +5704,11 @@ impl<'a> DeleteHotspot20Operator<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -5863,23 +5797,16 @@ impl<'a> QueryHotspot20Operators<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            QueryResponseHotspot20OperatorQueryData,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, QueryResponseHotspot20OperatorQueryData> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<QueryResponseHotspot20OperatorQueryData>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<QueryResponseHotspot20OperatorQueryData>,
     > {
         self.req.send_json_with_response()
     }
@@ -5931,13 +5858,11 @@ impl<'a> CreateSyslogServerProfile<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -5946,11 +5871,9 @@ impl<'a> CreateSyslogServerProfile<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -5965,13 +5888,11 @@ impl<'a> CreateSyslogServerProfile<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -6041,13 +5962,11 @@ impl<'a> CreateSyslogServerProfileV1<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -6056,11 +5975,9 @@ impl<'a> CreateSyslogServerProfileV1<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -6075,13 +5992,11 @@ impl<'a> CreateSyslogServerProfileV1<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -6132,20 +6047,16 @@ impl<'a> GetSyslogServerProfile<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::SyslogServerProfile, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, super::common::SyslogServerProfile> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::SyslogServerProfile>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::SyslogServerProfile>,
     > {
         self.req.send_json_with_response()
     }
@@ -6210,22 +6121,16 @@ impl<'a> GetSyslogServerProfileV1<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<SyslogServerProfileV1, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, SyslogServerProfileV1> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<SyslogServerProfileV1>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<SyslogServerProfileV1>,
     > {
         self.req.send_json_with_response()
     }
@@ -6277,13 +6182,11 @@ impl<'a> UpdateSyslogServerProfile<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -6292,11 +6195,9 @@ impl<'a> UpdateSyslogServerProfile<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -6311,13 +6212,11 @@ impl<'a> UpdateSyslogServerProfile<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -6387,13 +6286,11 @@ impl<'a> UpdateSyslogServerProfileV1<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -6402,11 +6299,9 @@ impl<'a> UpdateSyslogServerProfileV1<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -6421,13 +6316,11 @@ impl<'a> UpdateSyslogServerProfileV1<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -6502,13 +6395,11 @@ impl<'a> DeleteSyslogServerProfile<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -6517,11 +6408,9 @@ impl<'a> DeleteSyslogServerProfile<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -6536,13 +6425,11 @@ impl<'a> DeleteSyslogServerProfile<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -6636,11 +6523,9 @@ impl<'a> QuerySyslogServerProfiles<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            super::common::QueryResponseSyslogServerProfileQueryData,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        super::common::QueryResponseSyslogServerProfileQueryData,
     > {
         self.req.send_json()
     }
@@ -6648,12 +6533,10 @@ impl<'a> QuerySyslogServerProfiles<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                super::common::QueryResponseSyslogServerProfileQueryData,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<
+            super::common::QueryResponseSyslogServerProfileQueryData,
         >,
     > {
         self.req.send_json_with_response()
@@ -6706,13 +6589,11 @@ impl<'a> CreateRadiusServerProfile<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                RadiusOperationResponse,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            RadiusOperationResponse,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -6721,11 +6602,9 @@ impl<'a> CreateRadiusServerProfile<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<RadiusOperationResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<RadiusOperationResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -6740,13 +6619,11 @@ impl<'a> CreateRadiusServerProfile<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                RadiusOperationResponse,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            RadiusOperationResponse,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -6816,13 +6693,11 @@ impl<'a> CreateRadiusServerProfileV1<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                RadiusOperationResponse,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            RadiusOperationResponse,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -6831,11 +6706,9 @@ impl<'a> CreateRadiusServerProfileV1<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<RadiusOperationResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<RadiusOperationResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -6850,13 +6723,11 @@ impl<'a> CreateRadiusServerProfileV1<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                RadiusOperationResponse,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            RadiusOperationResponse,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -6907,20 +6778,16 @@ impl<'a> GetRadiusServerProfile<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::RadiusServerProfile, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, super::common::RadiusServerProfile> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::RadiusServerProfile>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::RadiusServerProfile>,
     > {
         self.req.send_json_with_response()
     }
@@ -6985,21 +6852,14 @@ impl<'a> GetRadiusServerProfileV1<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<RadiusV1, ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, RadiusV1> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<RadiusV1>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<RadiusV1>> {
         self.req.send_json_with_response()
     }
 }
@@ -7050,13 +6910,11 @@ impl<'a> UpdateRadiusServerProfile<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -7065,11 +6923,9 @@ impl<'a> UpdateRadiusServerProfile<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -7084,13 +6940,11 @@ impl<'a> UpdateRadiusServerProfile<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -7160,13 +7014,11 @@ impl<'a> UpdateRadiusServerProfileV1<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -7175,11 +7027,9 @@ impl<'a> UpdateRadiusServerProfileV1<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -7194,13 +7044,11 @@ impl<'a> UpdateRadiusServerProfileV1<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -7275,13 +7123,11 @@ impl<'a> DeleteRadiusServerProfile<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -7290,11 +7136,9 @@ impl<'a> DeleteRadiusServerProfile<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -7309,13 +7153,11 @@ impl<'a> DeleteRadiusServerProfile<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -7409,11 +7251,9 @@ impl<'a> QueryRadiusServerProfiles<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            super::common::QueryResponseRadiusServerProfileQueryData,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        super::common::QueryResponseRadiusServerProfileQueryData,
     > {
         self.req.send_json()
     }
@@ -7421,12 +7261,10 @@ impl<'a> QueryRadiusServerProfiles<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                super::common::QueryResponseRadiusServerProfileQueryData,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<
+            super::common::QueryResponseRadiusServerProfileQueryData,
         >,
     > {
         self.req.send_json_with_response()
@@ -7479,13 +7317,11 @@ impl<'a> CreateDhcpConfigServiceProfile<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                DhcpConfigServiceProfileDeepOperationResponse,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            DhcpConfigServiceProfileDeepOperationResponse,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -7494,11 +7330,9 @@ impl<'a> CreateDhcpConfigServiceProfile<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<DhcpConfigServiceProfileDeepOperationResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<DhcpConfigServiceProfileDeepOperationResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -7513,13 +7347,11 @@ impl<'a> CreateDhcpConfigServiceProfile<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                DhcpConfigServiceProfileDeepOperationResponse,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            DhcpConfigServiceProfileDeepOperationResponse,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -7589,13 +7421,11 @@ impl<'a> CreateDhcpConfigServiceProfileV1<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                DhcpConfigServiceProfileDeepOperationResponse,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            DhcpConfigServiceProfileDeepOperationResponse,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -7604,11 +7434,9 @@ impl<'a> CreateDhcpConfigServiceProfileV1<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<DhcpConfigServiceProfileDeepOperationResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<DhcpConfigServiceProfileDeepOperationResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -7623,13 +7451,11 @@ impl<'a> CreateDhcpConfigServiceProfileV1<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                DhcpConfigServiceProfileDeepOperationResponse,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            DhcpConfigServiceProfileDeepOperationResponse,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -7680,23 +7506,16 @@ impl<'a> GetDhcpConfigServiceProfile<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            super::common::DhcpConfigServiceProfile,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, super::common::DhcpConfigServiceProfile> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::DhcpConfigServiceProfile>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::DhcpConfigServiceProfile>,
     > {
         self.req.send_json_with_response()
     }
@@ -7761,22 +7580,16 @@ impl<'a> GetDhcpConfigServiceProfileV1<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<DhcpConfigServiceProfileDeep, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, DhcpConfigServiceProfileDeep> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<DhcpConfigServiceProfileDeep>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<DhcpConfigServiceProfileDeep>,
     > {
         self.req.send_json_with_response()
     }
@@ -7828,13 +7641,11 @@ impl<'a> UpdateDhcpConfigServiceProfile<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -7843,11 +7654,9 @@ impl<'a> UpdateDhcpConfigServiceProfile<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -7862,13 +7671,11 @@ impl<'a> UpdateDhcpConfigServiceProfile<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -7938,13 +7745,11 @@ impl<'a> UpdateDhcpConfigServiceProfileV1<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -7953,11 +7758,9 @@ impl<'a> UpdateDhcpConfigServiceProfileV1<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -7972,13 +7775,11 @@ impl<'a> UpdateDhcpConfigServiceProfileV1<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -8053,13 +7854,11 @@ impl<'a> DeleteDhcpConfigServiceProfile<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -8068,11 +7867,9 @@ impl<'a> DeleteDhcpConfigServiceProfile<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -8087,13 +7884,11 @@ impl<'a> DeleteDhcpConfigServiceProfile<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -8190,11 +7985,9 @@ impl<'a> QueryDhcpConfigServiceProfiles<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            super::common::QueryResponseDhcpConfigServiceProfileQueryData,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        super::common::QueryResponseDhcpConfigServiceProfileQueryData,
     > {
         self.req.send_json()
     }
@@ -8202,12 +7995,10 @@ impl<'a> QueryDhcpConfigServiceProfiles<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                super::common::QueryResponseDhcpConfigServiceProfileQueryData,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<
+            super::common::QueryResponseDhcpConfigServiceProfileQueryData,
         >,
     > {
         self.req.send_json_with_response()
@@ -8260,13 +8051,11 @@ impl<'a> CreateWifiCallingServiceProfile<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -8275,11 +8064,9 @@ impl<'a> CreateWifiCallingServiceProfile<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -8294,13 +8081,11 @@ impl<'a> CreateWifiCallingServiceProfile<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -8370,13 +8155,11 @@ impl<'a> CreateWifiCallingServiceProfileV1<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -8385,11 +8168,9 @@ impl<'a> CreateWifiCallingServiceProfileV1<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -8404,13 +8185,11 @@ impl<'a> CreateWifiCallingServiceProfileV1<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -8461,23 +8240,16 @@ impl<'a> GetWifiCallingServiceProfile<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            super::common::WifiCallingServiceProfile,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, super::common::WifiCallingServiceProfile> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::WifiCallingServiceProfile>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::WifiCallingServiceProfile>,
     > {
         self.req.send_json_with_response()
     }
@@ -8542,22 +8314,16 @@ impl<'a> GetWifiCallingServiceProfileV1<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<WifiCallingServiceProfileV1, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, WifiCallingServiceProfileV1> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<WifiCallingServiceProfileV1>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<WifiCallingServiceProfileV1>,
     > {
         self.req.send_json_with_response()
     }
@@ -8609,13 +8375,11 @@ impl<'a> UpdateWifiCallingServiceProfile<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -8624,11 +8388,9 @@ impl<'a> UpdateWifiCallingServiceProfile<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -8643,13 +8405,11 @@ impl<'a> UpdateWifiCallingServiceProfile<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -8719,13 +8479,11 @@ impl<'a> UpdateWifiCallingServiceProfileV1<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -8734,11 +8492,9 @@ impl<'a> UpdateWifiCallingServiceProfileV1<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -8753,13 +8509,11 @@ impl<'a> UpdateWifiCallingServiceProfileV1<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -8834,13 +8588,11 @@ impl<'a> DeleteWifiCallingServiceProfile<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -8849,11 +8601,9 @@ impl<'a> DeleteWifiCallingServiceProfile<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -8868,13 +8618,11 @@ impl<'a> DeleteWifiCallingServiceProfile<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -8971,11 +8719,9 @@ impl<'a> QueryWifiCallingServiceProfiles<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            super::common::QueryResponseWifiCallingServiceProfileQueryData,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        super::common::QueryResponseWifiCallingServiceProfileQueryData,
     > {
         self.req.send_json()
     }
@@ -8983,12 +8729,10 @@ impl<'a> QueryWifiCallingServiceProfiles<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                super::common::QueryResponseWifiCallingServiceProfileQueryData,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<
+            super::common::QueryResponseWifiCallingServiceProfileQueryData,
         >,
     > {
         self.req.send_json_with_response()
@@ -9061,13 +8805,11 @@ impl<'a> AddRadiusServerProfileToEthernetPortProfile<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -9076,11 +8818,9 @@ impl<'a> AddRadiusServerProfileToEthernetPortProfile<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -9095,13 +8835,11 @@ impl<'a> AddRadiusServerProfileToEthernetPortProfile<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -9174,13 +8912,11 @@ impl<'a> RemoveRadiusServerProfileFromEthernetPortProfile<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -9189,11 +8925,9 @@ impl<'a> RemoveRadiusServerProfileFromEthernetPortProfile<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -9208,13 +8942,11 @@ impl<'a> RemoveRadiusServerProfileFromEthernetPortProfile<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)

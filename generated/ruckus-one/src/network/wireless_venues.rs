@@ -24,7 +24,7 @@ impl serde::Serialize for AggregatedDeviceModel {
             v: &AggregatedDeviceModel,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("models", &v.models);
+            w.optional_list("models", &v.models);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -43,7 +43,7 @@ impl<'de> serde::Deserialize<'de> for AggregatedDeviceModel {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = AggregatedDeviceModel {
-                models: f.optional("models"),
+                models: f.optional_list("models"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -144,7 +144,7 @@ impl serde::Serialize for Edge {
             );
             w.optional("connectedPortTaggedVlan", &v.connected_port_tagged_vlan);
             w.optional("correspondingPortTaggedVlan", &v.corresponding_port_tagged_vlan);
-            w.optional("extraEdges", &v.extra_edges);
+            w.optional_list("extraEdges", &v.extra_edges);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -188,7 +188,7 @@ impl<'de> serde::Deserialize<'de> for Edge {
                 connected_port_tagged_vlan: f.optional("connectedPortTaggedVlan"),
                 corresponding_port_tagged_vlan: f
                     .optional("correspondingPortTaggedVlan"),
-                extra_edges: f.optional("extraEdges"),
+                extra_edges: f.optional_list("extraEdges"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -702,7 +702,7 @@ impl serde::Serialize for FloorPlanPage {
             v: &FloorPlanPage,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("items", &v.items);
+            w.optional_list("items", &v.items);
             w.optional("totalPages", &v.total_pages);
             w.optional("totalSizes", &v.total_sizes);
             w.rest(&v.additional_fields);
@@ -720,7 +720,7 @@ impl<'de> serde::Deserialize<'de> for FloorPlanPage {
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<FloorPlanPage, ruckus_one_runtime::internal::object::FieldError> {
             let value = FloorPlanPage {
-                items: f.optional("items"),
+                items: f.optional_list("items"),
                 total_pages: f.optional("totalPages"),
                 total_sizes: f.optional("totalSizes"),
                 additional_fields: f.rest(),
@@ -1082,12 +1082,12 @@ impl serde::Serialize for Node {
             w.optional("parentMac", &v.parent_mac);
             w.optional("cloudPort", &v.cloud_port);
             w.optional("meshRole", &v.mesh_role);
-            w.optional("uplink", &v.uplink);
-            w.optional("downlink", &v.downlink);
+            w.optional_list("uplink", &v.uplink);
+            w.optional_list("downlink", &v.downlink);
             w.optional("downlinkChannel", &v.downlink_channel);
             w.optional("uplinkChannel", &v.uplink_channel);
-            w.optional("downlinkType", &v.downlink_type);
-            w.optional("uplinkType", &v.uplink_type);
+            w.optional_list("downlinkType", &v.downlink_type);
+            w.optional_list("uplinkType", &v.uplink_type);
             w.optional("isMeshEnable", &v.is_mesh_enable);
             w.optional("isConnectedCloud", &v.is_connected_cloud);
             w.optional("ipAddress", &v.ip_address);
@@ -1119,12 +1119,12 @@ impl<'de> serde::Deserialize<'de> for Node {
                 parent_mac: f.optional("parentMac"),
                 cloud_port: f.optional("cloudPort"),
                 mesh_role: f.optional("meshRole"),
-                uplink: f.optional("uplink"),
-                downlink: f.optional("downlink"),
+                uplink: f.optional_list("uplink"),
+                downlink: f.optional_list("downlink"),
                 downlink_channel: f.optional("downlinkChannel"),
                 uplink_channel: f.optional("uplinkChannel"),
-                downlink_type: f.optional("downlinkType"),
-                uplink_type: f.optional("uplinkType"),
+                downlink_type: f.optional_list("downlinkType"),
+                uplink_type: f.optional_list("uplinkType"),
                 is_mesh_enable: f.optional("isMeshEnable"),
                 is_connected_cloud: f.optional("isConnectedCloud"),
                 ip_address: f.optional("ipAddress"),
@@ -1648,13 +1648,13 @@ impl serde::Serialize for QueryResponseQosStats {
             v: &QueryResponseQosStats,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
             w.optional("objectId", &v.object_id);
-            w.optional("data", &v.data);
+            w.optional_list("data", &v.data);
             w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.optional_list("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -1673,13 +1673,13 @@ impl<'de> serde::Deserialize<'de> for QueryResponseQosStats {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseQosStats {
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
                 object_id: f.optional("objectId"),
-                data: f.optional("data"),
+                data: f.optional_list("data"),
                 error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
+                subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1769,13 +1769,13 @@ impl serde::Serialize for QueryResponseRogueAp {
             v: &QueryResponseRogueAp,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
             w.optional("objectId", &v.object_id);
-            w.optional("data", &v.data);
+            w.optional_list("data", &v.data);
             w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.optional_list("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -1794,13 +1794,13 @@ impl<'de> serde::Deserialize<'de> for QueryResponseRogueAp {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseRogueAp {
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
                 object_id: f.optional("objectId"),
-                data: f.optional("data"),
+                data: f.optional_list("data"),
                 error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
+                subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1890,13 +1890,13 @@ impl serde::Serialize for QueryResponseTopologyResponse {
             v: &QueryResponseTopologyResponse,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
             w.optional("objectId", &v.object_id);
-            w.optional("data", &v.data);
+            w.optional_list("data", &v.data);
             w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.optional_list("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -1915,13 +1915,13 @@ impl<'de> serde::Deserialize<'de> for QueryResponseTopologyResponse {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseTopologyResponse {
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
                 object_id: f.optional("objectId"),
-                data: f.optional("data"),
+                data: f.optional_list("data"),
                 error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
+                subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2025,7 +2025,7 @@ impl serde::Serialize for RogueAp {
             w.optional("channel", &v.channel);
             w.optional("band", &v.band);
             w.optional("closestAp", &v.closest_ap);
-            w.optional("detectingAps", &v.detecting_aps);
+            w.optional_list("detectingAps", &v.detecting_aps);
             w.optional("lastDetectingAp", &v.last_detecting_ap);
             w.optional("numberOfDetectingAps", &v.number_of_detecting_aps);
             w.optional("lastUpdTime", &v.last_upd_time);
@@ -2054,7 +2054,7 @@ impl<'de> serde::Deserialize<'de> for RogueAp {
                 channel: f.optional("channel"),
                 band: f.optional("band"),
                 closest_ap: f.optional("closestAp"),
-                detecting_aps: f.optional("detectingAps"),
+                detecting_aps: f.optional_list("detectingAps"),
                 last_detecting_ap: f.optional("lastDetectingAp"),
                 number_of_detecting_aps: f.optional("numberOfDetectingAps"),
                 last_upd_time: f.optional("lastUpdTime"),
@@ -2281,8 +2281,8 @@ impl serde::Serialize for TopologyResponse {
             v: &TopologyResponse,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("edges", &v.edges);
-            w.optional("nodes", &v.nodes);
+            w.optional_list("edges", &v.edges);
+            w.optional_list("nodes", &v.nodes);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -2298,8 +2298,8 @@ impl<'de> serde::Deserialize<'de> for TopologyResponse {
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<TopologyResponse, ruckus_one_runtime::internal::object::FieldError> {
             let value = TopologyResponse {
-                edges: f.optional("edges"),
-                nodes: f.optional("nodes"),
+                edges: f.optional_list("edges"),
+                nodes: f.optional_list("nodes"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2385,10 +2385,10 @@ impl serde::Serialize for Venue {
             w.field("name", &v.name);
             w.optional("description", &v.description);
             w.field("address", &v.address);
-            w.optional("tags", &v.tags);
+            w.optional_list("tags", &v.tags);
             w.optional("isTemplate", &v.is_template);
             w.optional("createdDate", &v.created_date);
-            w.optional("floorPlans", &v.floor_plans);
+            w.optional_list("floorPlans", &v.floor_plans);
             w.optional("isEnforced", &v.is_enforced);
             w.optional("templateContext", &v.template_context);
             w.optional("updatedDate", &v.updated_date);
@@ -2411,10 +2411,10 @@ impl<'de> serde::Deserialize<'de> for Venue {
                 name: f.required("name")?,
                 description: f.optional("description"),
                 address: f.required("address")?,
-                tags: f.optional("tags"),
+                tags: f.optional_list("tags"),
                 is_template: f.optional("isTemplate"),
                 created_date: f.optional("createdDate"),
-                floor_plans: f.optional("floorPlans"),
+                floor_plans: f.optional_list("floorPlans"),
                 is_enforced: f.optional("isEnforced"),
                 template_context: f.optional("templateContext"),
                 updated_date: f.optional("updatedDate"),
@@ -3043,13 +3043,11 @@ impl<'a> CreateVenue<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::OperationResponseVenueView,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::OperationResponseVenueView,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -3058,11 +3056,9 @@ impl<'a> CreateVenue<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::OperationResponseVenueView>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::OperationResponseVenueView>,
     > {
         self.req.send_json_with_response()
     }
@@ -3077,13 +3073,11 @@ impl<'a> CreateVenue<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::OperationResponseVenueView,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::OperationResponseVenueView,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -3149,18 +3143,14 @@ impl<'a> GetVenue<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<Venue, ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Venue> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<Venue>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Venue>> {
         self.req.send_json_with_response()
     }
 }
@@ -3228,13 +3218,11 @@ impl<'a> UpdateVenue<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::OperationResponseVenueView,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::OperationResponseVenueView,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -3243,11 +3231,9 @@ impl<'a> UpdateVenue<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::OperationResponseVenueView>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::OperationResponseVenueView>,
     > {
         self.req.send_json_with_response()
     }
@@ -3262,13 +3248,11 @@ impl<'a> UpdateVenue<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::OperationResponseVenueView,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::OperationResponseVenueView,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -3338,13 +3322,11 @@ impl<'a> DeleteVenue<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -3353,11 +3335,9 @@ impl<'a> DeleteVenue<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -3372,13 +3352,11 @@ impl<'a> DeleteVenue<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -3463,22 +3441,16 @@ impl<'a> QueryVenues<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResult> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::QueryResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::QueryResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -3545,20 +3517,16 @@ impl<'a> CreateVenueUploadUrl<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::SignedUrlResponse, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, super::common::SignedUrlResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::SignedUrlResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::SignedUrlResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -3625,20 +3593,16 @@ impl<'a> GetVenueFileUrl<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::SignedUrlResponse, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, super::common::SignedUrlResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::SignedUrlResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::SignedUrlResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -3710,23 +3674,14 @@ impl<'a> QueryVenueFloorplans<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<FloorPlanPage, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, FloorPlanPage> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<FloorPlanPage>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<FloorPlanPage>> {
         self.req.send_json_with_response()
     }
 }
@@ -3790,22 +3745,16 @@ impl<'a> QueryQosStatistics<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<QueryResponseQosStats, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, QueryResponseQosStats> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<QueryResponseQosStats>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<QueryResponseQosStats>,
     > {
         self.req.send_json_with_response()
     }
@@ -3870,22 +3819,16 @@ impl<'a> ListVenueApsModels<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<AggregatedDeviceModel, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, AggregatedDeviceModel> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<AggregatedDeviceModel>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<AggregatedDeviceModel>,
     > {
         self.req.send_json_with_response()
     }
@@ -3950,22 +3893,16 @@ impl<'a> ListVenueMeshTopologies<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<QueryResponseTopologyResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, QueryResponseTopologyResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<QueryResponseTopologyResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<QueryResponseTopologyResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -4030,22 +3967,16 @@ impl<'a> ListVenueTopologies<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<QueryResponseTopologyResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, QueryResponseTopologyResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<QueryResponseTopologyResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<QueryResponseTopologyResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -4110,23 +4041,14 @@ impl<'a> GetVenueFloorPlan<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<FloorPlanView, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, FloorPlanView> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<FloorPlanView>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<FloorPlanView>> {
         self.req.send_json_with_response()
     }
 }
@@ -4194,13 +4116,11 @@ impl<'a> UpdateVenueFloorPlan<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                OperationResponseFloorPlanView,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            OperationResponseFloorPlanView,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -4209,11 +4129,9 @@ impl<'a> UpdateVenueFloorPlan<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<OperationResponseFloorPlanView>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<OperationResponseFloorPlanView>,
     > {
         self.req.send_json_with_response()
     }
@@ -4228,13 +4146,11 @@ impl<'a> UpdateVenueFloorPlan<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                OperationResponseFloorPlanView,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            OperationResponseFloorPlanView,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -4304,13 +4220,11 @@ impl<'a> DeleteVenueFloorPlan<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::OperationResponseVoid,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::OperationResponseVoid,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -4319,11 +4233,9 @@ impl<'a> DeleteVenueFloorPlan<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::OperationResponseVoid>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::OperationResponseVoid>,
     > {
         self.req.send_json_with_response()
     }
@@ -4338,13 +4250,11 @@ impl<'a> DeleteVenueFloorPlan<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::OperationResponseVoid,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::OperationResponseVoid,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -4410,22 +4320,16 @@ impl<'a> GetVenueFloorPlans<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<Vec<FloorPlanView>, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<FloorPlanView>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<Vec<FloorPlanView>>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<Vec<FloorPlanView>>,
     > {
         self.req.send_json_with_response()
     }
@@ -4494,13 +4398,11 @@ impl<'a> CreateVenueFloorPlan<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                OperationResponseFloorPlanView,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            OperationResponseFloorPlanView,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -4509,11 +4411,9 @@ impl<'a> CreateVenueFloorPlan<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<OperationResponseFloorPlanView>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<OperationResponseFloorPlanView>,
     > {
         self.req.send_json_with_response()
     }
@@ -4528,13 +4428,11 @@ impl<'a> CreateVenueFloorPlan<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                OperationResponseFloorPlanView,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            OperationResponseFloorPlanView,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -4619,22 +4517,16 @@ impl<'a> GetVenueRogueAps<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<QueryResponseRogueAp, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, QueryResponseRogueAp> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<QueryResponseRogueAp>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<QueryResponseRogueAp>,
     > {
         self.req.send_json_with_response()
     }

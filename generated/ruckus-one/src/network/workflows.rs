@@ -730,7 +730,7 @@ impl serde::Serialize for ActionQueryCriteria {
             w.optional("actionType", &v.action_type);
             w.optional("version", &v.version);
             w.optional("parentActionId", &v.parent_action_id);
-            w.optional("sortFields", &v.sort_fields);
+            w.optional_list("sortFields", &v.sort_fields);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -758,7 +758,7 @@ impl<'de> serde::Deserialize<'de> for ActionQueryCriteria {
                 action_type: f.optional("actionType"),
                 version: f.optional("version"),
                 parent_action_id: f.optional("parentActionId"),
-                sort_fields: f.optional("sortFields"),
+                sort_fields: f.optional_list("sortFields"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1254,7 +1254,7 @@ impl serde::Serialize for PageEntityModelAction {
             w.optional("first", &v.first);
             w.optional("last", &v.last);
             w.optional("size", &v.size);
-            w.optional("content", &v.content);
+            w.optional_list("content", &v.content);
             w.optional("number", &v.number);
             w.optional("sort", &v.sort);
             w.optional("numberOfElements", &v.number_of_elements);
@@ -1283,7 +1283,7 @@ impl<'de> serde::Deserialize<'de> for PageEntityModelAction {
                 first: f.optional("first"),
                 last: f.optional("last"),
                 size: f.optional("size"),
-                content: f.optional("content"),
+                content: f.optional_list("content"),
                 number: f.optional("number"),
                 sort: f.optional("sort"),
                 number_of_elements: f.optional("numberOfElements"),
@@ -1399,7 +1399,7 @@ impl serde::Serialize for PagedResponseResourceAbstractBaseStep {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("paging", &v.paging);
-            w.optional("content", &v.content);
+            w.optional_list("content", &v.content);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -1419,7 +1419,7 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourceAbstractBaseStep {
         > {
             let value = PagedResponseResourceAbstractBaseStep {
                 paging: f.optional("paging"),
-                content: f.optional("content"),
+                content: f.optional_list("content"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1471,7 +1471,7 @@ impl serde::Serialize for PagedResponseResourceActionDefinition {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("paging", &v.paging);
-            w.optional("content", &v.content);
+            w.optional_list("content", &v.content);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -1491,7 +1491,7 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourceActionDefinition {
         > {
             let value = PagedResponseResourceActionDefinition {
                 paging: f.optional("paging"),
-                content: f.optional("content"),
+                content: f.optional_list("content"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1543,7 +1543,7 @@ impl serde::Serialize for PagedResponseResourceSplitStepOption {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("paging", &v.paging);
-            w.optional("content", &v.content);
+            w.optional_list("content", &v.content);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -1563,7 +1563,7 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourceSplitStepOption {
         > {
             let value = PagedResponseResourceSplitStepOption {
                 paging: f.optional("paging"),
-                content: f.optional("content"),
+                content: f.optional_list("content"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1615,7 +1615,7 @@ impl serde::Serialize for PagedResponseResourceWorkflow {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("paging", &v.paging);
-            w.optional("content", &v.content);
+            w.optional_list("content", &v.content);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -1635,7 +1635,7 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourceWorkflow {
         > {
             let value = PagedResponseResourceWorkflow {
                 paging: f.optional("paging"),
-                content: f.optional("content"),
+                content: f.optional_list("content"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1845,7 +1845,7 @@ impl serde::Serialize for SplitStep {
             w.optional("splitOptionId", &v.split_option_id);
             w.optional("actionDefinitionId", &v.action_definition_id);
             w.optional("actionType", &v.action_type);
-            w.optional("splitOptionsList", &v.split_options_list);
+            w.optional_list("splitOptionsList", &v.split_options_list);
             w.optional("firstSplitOption", &v.first_split_option);
             w.rest(&v.additional_fields);
         }
@@ -1868,7 +1868,7 @@ impl<'de> serde::Deserialize<'de> for SplitStep {
                 split_option_id: f.optional("splitOptionId"),
                 action_definition_id: f.optional("actionDefinitionId"),
                 action_type: f.optional("actionType"),
-                split_options_list: f.optional("splitOptionsList"),
+                split_options_list: f.optional_list("splitOptionsList"),
                 first_split_option: f.optional("firstSplitOption"),
                 additional_fields: f.rest(),
             };
@@ -2748,8 +2748,8 @@ impl serde::Serialize for Workflow {
             w.optional("id", &v.id);
             w.field("name", &v.name);
             w.optional("description", &v.description);
-            w.optional("allowedIps", &v.allowed_ips);
-            w.optional("disAllowedIps", &v.dis_allowed_ips);
+            w.optional_list("allowedIps", &v.allowed_ips);
+            w.optional_list("disAllowedIps", &v.dis_allowed_ips);
             w.optional("publishedDetails", &v.published_details);
             w.optional("startStepId", &v.start_step_id);
             w.optional("_links", &v.links);
@@ -2771,8 +2771,8 @@ impl<'de> serde::Deserialize<'de> for Workflow {
                 id: f.optional("id"),
                 name: f.required("name")?,
                 description: f.optional("description"),
-                allowed_ips: f.optional("allowedIps"),
-                dis_allowed_ips: f.optional("disAllowedIps"),
+                allowed_ips: f.optional_list("allowedIps"),
+                dis_allowed_ips: f.optional_list("disAllowedIps"),
                 published_details: f.optional("publishedDetails"),
                 start_step_id: f.optional("startStepId"),
                 links: f.optional("_links"),
@@ -4145,22 +4145,16 @@ impl<'a> GetAllEnrollmentActions<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<PageEntityModelAction, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PageEntityModelAction> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PageEntityModelAction>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<PageEntityModelAction>,
     > {
         self.req.send_json_with_response()
     }
@@ -4229,13 +4223,11 @@ impl<'a> CreateEnrollmentActions<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                WorkflowAcceptedResponse,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            WorkflowAcceptedResponse,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -4244,11 +4236,9 @@ impl<'a> CreateEnrollmentActions<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<WorkflowAcceptedResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<WorkflowAcceptedResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -4263,13 +4253,11 @@ impl<'a> CreateEnrollmentActions<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                WorkflowAcceptedResponse,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            WorkflowAcceptedResponse,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -4361,22 +4349,16 @@ impl<'a> QueryEnrollmentActions<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<PageEntityModelAction, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PageEntityModelAction> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PageEntityModelAction>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<PageEntityModelAction>,
     > {
         self.req.send_json_with_response()
     }
@@ -4431,22 +4413,16 @@ impl<'a> UploadFile<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<FileUploadResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, FileUploadResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<FileUploadResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<FileUploadResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -4511,18 +4487,14 @@ impl<'a> GetEnrollmentAction<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<Action, ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Action> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<Action>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Action>> {
         self.req.send_json_with_response()
     }
 }
@@ -4590,13 +4562,11 @@ impl<'a> DeleteEnrollmentActions<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                WorkflowAcceptedResponse,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            WorkflowAcceptedResponse,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -4605,11 +4575,9 @@ impl<'a> DeleteEnrollmentActions<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<WorkflowAcceptedResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<WorkflowAcceptedResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -4624,13 +4592,11 @@ impl<'a> DeleteEnrollmentActions<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                WorkflowAcceptedResponse,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            WorkflowAcceptedResponse,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -4700,11 +4666,9 @@ impl<'a> EditEnrollmentActions<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<AcceptedResponse3, super::activities::Activity>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<AcceptedResponse3, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
@@ -4712,11 +4676,9 @@ impl<'a> EditEnrollmentActions<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<AcceptedResponse3>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<AcceptedResponse3>,
     > {
         self.req.send_json_with_response()
     }
@@ -4731,14 +4693,9 @@ impl<'a> EditEnrollmentActions<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                AcceptedResponse3,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<AcceptedResponse3, super::activities::Activity>,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -4786,22 +4743,16 @@ impl<'a> GetEnrollmentActionFileUrl<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::FileResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::FileResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::FileResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::FileResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -4849,18 +4800,14 @@ impl<'a> DeleteFile<'a> {
     }
     /// Sends the request; the `200` response has no body.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<(), ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ()> {
         self.req.send_empty()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<()>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<()>> {
         self.req.send_empty_with_response()
     }
 }
@@ -4968,22 +4915,16 @@ impl<'a> GetAllEnrollmentActionByType<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<PageEntityModelAction, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PageEntityModelAction> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PageEntityModelAction>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<PageEntityModelAction>,
     > {
         self.req.send_json_with_response()
     }
@@ -5052,14 +4993,9 @@ impl<'a> CreateWorkflow<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                AsycRequestResponse,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
@@ -5067,11 +5003,9 @@ impl<'a> CreateWorkflow<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<AsycRequestResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<AsycRequestResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -5086,14 +5020,9 @@ impl<'a> CreateWorkflow<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                AsycRequestResponse,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<AsycRequestResponse, super::activities::Activity>,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -5162,14 +5091,9 @@ impl<'a> CloneWorkflow<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                AsycRequestResponse,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
@@ -5177,11 +5101,9 @@ impl<'a> CloneWorkflow<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<AsycRequestResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<AsycRequestResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -5196,14 +5118,9 @@ impl<'a> CloneWorkflow<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                AsycRequestResponse,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<AsycRequestResponse, super::activities::Activity>,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -5296,22 +5213,16 @@ impl<'a> QueryForVersionedWorkflows<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<PagedResponseResourceWorkflow, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PagedResponseResourceWorkflow> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PagedResponseResourceWorkflow>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<PagedResponseResourceWorkflow>,
     > {
         self.req.send_json_with_response()
     }
@@ -5376,23 +5287,14 @@ impl<'a> GetUiConfiguration<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<UiConfiguration, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, UiConfiguration> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<UiConfiguration>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<UiConfiguration>> {
         self.req.send_json_with_response()
     }
 }
@@ -5467,14 +5369,9 @@ impl<'a> CreateUiConfig<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                AsycRequestResponse,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
@@ -5482,11 +5379,9 @@ impl<'a> CreateUiConfig<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<AsycRequestResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<AsycRequestResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -5501,14 +5396,9 @@ impl<'a> CreateUiConfig<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                AsycRequestResponse,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<AsycRequestResponse, super::activities::Activity>,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -5577,14 +5467,9 @@ impl<'a> ResetUiConfig<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                AsycRequestResponse,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
@@ -5592,11 +5477,9 @@ impl<'a> ResetUiConfig<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<AsycRequestResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<AsycRequestResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -5611,14 +5494,9 @@ impl<'a> ResetUiConfig<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                AsycRequestResponse,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<AsycRequestResponse, super::activities::Activity>,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -5685,20 +5563,16 @@ impl<'a> GetAllSplitStepOptionsForStep<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<PagedResponseResourceSplitStepOption, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, PagedResponseResourceSplitStepOption> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PagedResponseResourceSplitStepOption>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<PagedResponseResourceSplitStepOption>,
     > {
         self.req.send_json_with_response()
     }
@@ -5767,14 +5641,9 @@ impl<'a> CreateOption<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                AsycRequestResponse,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
@@ -5782,11 +5651,9 @@ impl<'a> CreateOption<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<AsycRequestResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<AsycRequestResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -5801,14 +5668,9 @@ impl<'a> CreateOption<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                AsycRequestResponse,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<AsycRequestResponse, super::activities::Activity>,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -5877,14 +5739,9 @@ impl<'a> CreateNextStepForOption<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                AsycRequestResponse,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
@@ -5892,11 +5749,9 @@ impl<'a> CreateNextStepForOption<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<AsycRequestResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<AsycRequestResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -5911,14 +5766,9 @@ impl<'a> CreateNextStepForOption<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                AsycRequestResponse,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<AsycRequestResponse, super::activities::Activity>,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -5987,14 +5837,9 @@ impl<'a> CreateChildStep<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                AsycRequestResponse,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
@@ -6002,11 +5847,9 @@ impl<'a> CreateChildStep<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<AsycRequestResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<AsycRequestResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -6021,14 +5864,9 @@ impl<'a> CreateChildStep<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                AsycRequestResponse,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<AsycRequestResponse, super::activities::Activity>,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -6097,14 +5935,9 @@ impl<'a> NestedCloneWorkflow<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                AsycRequestResponse,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
@@ -6112,11 +5945,9 @@ impl<'a> NestedCloneWorkflow<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<AsycRequestResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<AsycRequestResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -6131,14 +5962,9 @@ impl<'a> NestedCloneWorkflow<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                AsycRequestResponse,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<AsycRequestResponse, super::activities::Activity>,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -6238,20 +6064,16 @@ impl<'a> QueryForStepsAssignedToThisWorkflow<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<PagedResponseResourceAbstractBaseStep, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, PagedResponseResourceAbstractBaseStep> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PagedResponseResourceAbstractBaseStep>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<PagedResponseResourceAbstractBaseStep>,
     > {
         self.req.send_json_with_response()
     }
@@ -6344,22 +6166,16 @@ impl<'a> QueryForWorkflows<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<PagedResponseResourceWorkflow, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PagedResponseResourceWorkflow> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PagedResponseResourceWorkflow>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<PagedResponseResourceWorkflow>,
     > {
         self.req.send_json_with_response()
     }
@@ -6456,20 +6272,16 @@ impl<'a> QueryForActionDefinitions<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<PagedResponseResourceActionDefinition, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, PagedResponseResourceActionDefinition> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PagedResponseResourceActionDefinition>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<PagedResponseResourceActionDefinition>,
     > {
         self.req.send_json_with_response()
     }
@@ -6534,21 +6346,14 @@ impl<'a> GetWorkflowById<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<Workflow, ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Workflow> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<Workflow>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Workflow>> {
         self.req.send_json_with_response()
     }
 }
@@ -6616,14 +6421,9 @@ impl<'a> DeleteWorkflow<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                AsycRequestResponse,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
@@ -6631,11 +6431,9 @@ impl<'a> DeleteWorkflow<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<AsycRequestResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<AsycRequestResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -6650,14 +6448,9 @@ impl<'a> DeleteWorkflow<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                AsycRequestResponse,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<AsycRequestResponse, super::activities::Activity>,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -6726,14 +6519,9 @@ impl<'a> UpdateWorkflow<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                AsycRequestResponse,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
@@ -6741,11 +6529,9 @@ impl<'a> UpdateWorkflow<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<AsycRequestResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<AsycRequestResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -6760,14 +6546,9 @@ impl<'a> UpdateWorkflow<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                AsycRequestResponse,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<AsycRequestResponse, super::activities::Activity>,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -6832,23 +6613,14 @@ impl<'a> GetImageFile<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<UiConfigImage, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, UiConfigImage> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<UiConfigImage>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<UiConfigImage>> {
         self.req.send_json_with_response()
     }
 }
@@ -6960,20 +6732,16 @@ impl<'a> GetAllStepsForWorkflow<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<PagedResponseResourceAbstractBaseStep, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, PagedResponseResourceAbstractBaseStep> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PagedResponseResourceAbstractBaseStep>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<PagedResponseResourceAbstractBaseStep>,
     > {
         self.req.send_json_with_response()
     }
@@ -7038,22 +6806,16 @@ impl<'a> GetStepById<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<AbstractBaseStep, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, AbstractBaseStep> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<AbstractBaseStep>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<AbstractBaseStep>,
     > {
         self.req.send_json_with_response()
     }
@@ -7122,14 +6884,9 @@ impl<'a> DeleteStep<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                AsycRequestResponse,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
@@ -7137,11 +6894,9 @@ impl<'a> DeleteStep<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<AsycRequestResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<AsycRequestResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -7156,14 +6911,9 @@ impl<'a> DeleteStep<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                AsycRequestResponse,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<AsycRequestResponse, super::activities::Activity>,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -7228,23 +6978,14 @@ impl<'a> GetSplitStepOptionById<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<SplitStepOption, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, SplitStepOption> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<SplitStepOption>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<SplitStepOption>> {
         self.req.send_json_with_response()
     }
 }
@@ -7312,14 +7053,9 @@ impl<'a> DeleteSplitOption<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                AsycRequestResponse,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
@@ -7327,11 +7063,9 @@ impl<'a> DeleteSplitOption<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<AsycRequestResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<AsycRequestResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -7346,14 +7080,9 @@ impl<'a> DeleteSplitOption<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                AsycRequestResponse,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<AsycRequestResponse, super::activities::Activity>,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -7466,20 +7195,16 @@ impl<'a> GetAllActions<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<PagedResponseResourceActionDefinition, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, PagedResponseResourceActionDefinition> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PagedResponseResourceActionDefinition>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<PagedResponseResourceActionDefinition>,
     > {
         self.req.send_json_with_response()
     }
@@ -7544,22 +7269,16 @@ impl<'a> GetByDefinitionId<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<ActionDefinition, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ActionDefinition> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<ActionDefinition>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<ActionDefinition>,
     > {
         self.req.send_json_with_response()
     }
@@ -7626,20 +7345,16 @@ impl<'a> GetRequiredPriorDefinitions<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<PagedResponseResourceActionDefinition, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, PagedResponseResourceActionDefinition> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PagedResponseResourceActionDefinition>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<PagedResponseResourceActionDefinition>,
     > {
         self.req.send_json_with_response()
     }
@@ -7708,14 +7423,9 @@ impl<'a> DeleteDescendantSteps<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                AsycRequestResponse,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
@@ -7723,11 +7433,9 @@ impl<'a> DeleteDescendantSteps<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<AsycRequestResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<AsycRequestResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -7742,14 +7450,9 @@ impl<'a> DeleteDescendantSteps<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                AsycRequestResponse,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<AsycRequestResponse, super::activities::Activity>,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }

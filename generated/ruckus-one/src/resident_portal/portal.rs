@@ -25,7 +25,7 @@ impl serde::Serialize for DevicesListResource {
             v: &DevicesListResource,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("contents", &v.contents);
+            w.optional_list("contents", &v.contents);
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
@@ -45,7 +45,7 @@ impl<'de> serde::Deserialize<'de> for DevicesListResource {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = DevicesListResource {
-                contents: f.optional("contents"),
+                contents: f.optional_list("contents"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
             };
@@ -694,7 +694,7 @@ impl serde::Serialize for Property {
             w.optional("maxUnits", &v.max_units);
             w.optional("sendEmail", &v.send_email);
             w.optional("sendSms", &v.send_sms);
-            w.optional("ssids", &v.ssids);
+            w.optional_list("ssids", &v.ssids);
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
@@ -725,7 +725,7 @@ impl<'de> serde::Deserialize<'de> for Property {
                 max_units: f.optional("maxUnits"),
                 send_email: f.optional("sendEmail"),
                 send_sms: f.optional("sendSms"),
-                ssids: f.optional("ssids"),
+                ssids: f.optional_list("ssids"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
             };
@@ -1822,7 +1822,7 @@ impl serde::Serialize for UnitUserPage {
             v: &UnitUserPage,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("content", &v.content);
+            w.optional_list("content", &v.content);
             w.optional("totalElements", &v.total_elements);
             w.optional("totalPages", &v.total_pages);
             w.optional("number", &v.number);
@@ -1848,7 +1848,7 @@ impl<'de> serde::Deserialize<'de> for UnitUserPage {
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<UnitUserPage, ruckus_one_runtime::internal::object::FieldError> {
             let value = UnitUserPage {
-                content: f.optional("content"),
+                content: f.optional_list("content"),
                 total_elements: f.optional("totalElements"),
                 total_pages: f.optional("totalPages"),
                 number: f.optional("number"),
@@ -1978,7 +1978,7 @@ impl serde::Serialize for UnitUserQuery {
             w.optional("page", &v.page);
             w.optional("pageSize", &v.page_size);
             w.optional("sortDirection", &v.sort_direction);
-            w.optional("sortFields", &v.sort_fields);
+            w.optional_list("sortFields", &v.sort_fields);
             w.optional("userId", &v.user_id);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -1997,7 +1997,7 @@ impl<'de> serde::Deserialize<'de> for UnitUserQuery {
                 page: f.optional("page"),
                 page_size: f.optional("pageSize"),
                 sort_direction: f.optional("sortDirection"),
-                sort_fields: f.optional("sortFields"),
+                sort_fields: f.optional_list("sortFields"),
                 user_id: f.optional("userId"),
             };
             f.check()?;
@@ -2658,22 +2658,16 @@ impl<'a> CreateUnitLogin<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<PortalTokenResource, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PortalTokenResource> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PortalTokenResource>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<PortalTokenResource>,
     > {
         self.req.send_json_with_response()
     }
@@ -2721,18 +2715,14 @@ impl<'a> GetPropertyStyles<'a> {
     }
     /// Sends the request and returns the `200` response body as text.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, String> {
         self.req.send_text()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<String>> {
         self.req.send_text_with_response()
     }
 }
@@ -2779,23 +2769,14 @@ impl<'a> GetPropertyFavicon<'a> {
     }
     /// Sends the request and returns the `200` response body as bytes.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<bytes::Bytes, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, bytes::Bytes> {
         self.req.send_bytes()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<bytes::Bytes>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<bytes::Bytes>> {
         self.req.send_bytes_with_response()
     }
 }
@@ -2842,22 +2823,16 @@ impl<'a> GetPropertyAccess<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<ResidentPortalAccess, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ResidentPortalAccess> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<ResidentPortalAccess>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<ResidentPortalAccess>,
     > {
         self.req.send_json_with_response()
     }
@@ -2905,21 +2880,14 @@ impl<'a> GetProperty<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<Property, ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Property> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<Property>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Property>> {
         self.req.send_json_with_response()
     }
 }
@@ -2966,22 +2934,16 @@ impl<'a> GetPropertyUiConfigurations<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<PortalUiConfiguration, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PortalUiConfiguration> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<PortalUiConfiguration>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<PortalUiConfiguration>,
     > {
         self.req.send_json_with_response()
     }
@@ -3029,23 +2991,14 @@ impl<'a> GetPropertyFile<'a> {
     }
     /// Sends the request and returns the `200` response body as bytes.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<bytes::Bytes, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, bytes::Bytes> {
         self.req.send_bytes()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<bytes::Bytes>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<bytes::Bytes>> {
         self.req.send_bytes_with_response()
     }
 }
@@ -3092,18 +3045,14 @@ impl<'a> GetUnit<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<Unit, ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Unit> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<Unit>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Unit>> {
         self.req.send_json_with_response()
     }
 }
@@ -3150,18 +3099,14 @@ impl<'a> UpdateUnit<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<Unit, ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Unit> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<Unit>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Unit>> {
         self.req.send_json_with_response()
     }
 }
@@ -3208,22 +3153,16 @@ impl<'a> ListUnitDevices<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<DevicesListResource, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, DevicesListResource> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<DevicesListResource>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<DevicesListResource>,
     > {
         self.req.send_json_with_response()
     }
@@ -3271,18 +3210,14 @@ impl<'a> DeleteUnitDevice<'a> {
     }
     /// Sends the request; the `200` response has no body.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<(), ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ()> {
         self.req.send_empty()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<()>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<()>> {
         self.req.send_empty_with_response()
     }
 }
@@ -3346,21 +3281,14 @@ impl<'a> GetUnitUser<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<UnitUser, ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, UnitUser> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<UnitUser>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<UnitUser>> {
         self.req.send_json_with_response()
     }
 }
@@ -3424,22 +3352,16 @@ impl<'a> UpdateUnitUser<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -3530,23 +3452,14 @@ impl<'a> QueryUnitUsers<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<UnitUserPage, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, UnitUserPage> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<UnitUserPage>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<UnitUserPage>> {
         self.req.send_json_with_response()
     }
 }
@@ -3610,22 +3523,16 @@ impl<'a> ListUnitUserDevices<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<DevicesListResource, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, DevicesListResource> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<DevicesListResource>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<DevicesListResource>,
     > {
         self.req.send_json_with_response()
     }
@@ -3673,18 +3580,14 @@ impl<'a> DeleteUnitUserDevice<'a> {
     }
     /// Sends the request; the `200` response has no body.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<(), ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ()> {
         self.req.send_empty()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<()>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<()>> {
         self.req.send_empty_with_response()
     }
 }

@@ -59,23 +59,14 @@ impl<'a> GetCertificate<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<Certificate, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Certificate> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<Certificate>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Certificate>> {
         self.req.send_json_with_response()
     }
 }
@@ -122,23 +113,14 @@ impl<'a> DownloadCertificatePrivateKey<'a> {
     }
     /// Sends the request and returns the `200` response body as bytes.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<bytes::Bytes, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, bytes::Bytes> {
         self.req.send_bytes()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<bytes::Bytes>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<bytes::Bytes>> {
         self.req.send_bytes_with_response()
     }
 }
@@ -206,13 +188,11 @@ impl<'a> PatchCertificate<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -221,11 +201,9 @@ impl<'a> PatchCertificate<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -240,13 +218,11 @@ impl<'a> PatchCertificate<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -316,13 +292,11 @@ impl<'a> DeleteCertificate<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -331,11 +305,9 @@ impl<'a> DeleteCertificate<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -350,13 +322,11 @@ impl<'a> DeleteCertificate<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -405,23 +375,14 @@ impl<'a> ListCertificateChains<'a> {
     }
     /// Sends the request and returns the `200` response body as bytes.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<bytes::Bytes, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, bytes::Bytes> {
         self.req.send_bytes()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<bytes::Bytes>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<bytes::Bytes>> {
         self.req.send_bytes_with_response()
     }
 }
@@ -489,13 +450,11 @@ impl<'a> CreateCertificateAuthority<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -504,11 +463,9 @@ impl<'a> CreateCertificateAuthority<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -523,13 +480,11 @@ impl<'a> CreateCertificateAuthority<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -595,22 +550,16 @@ impl<'a> GetCertificateAuthority<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<CertificateAuthority, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, CertificateAuthority> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<CertificateAuthority>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<CertificateAuthority>,
     > {
         self.req.send_json_with_response()
     }
@@ -679,13 +628,11 @@ impl<'a> DeleteCertificateAuthority<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -694,11 +641,9 @@ impl<'a> DeleteCertificateAuthority<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -713,13 +658,11 @@ impl<'a> DeleteCertificateAuthority<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -804,23 +747,14 @@ impl<'a> QueryCertificateAuthorities<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<CaQueryResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, CaQueryResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<CaQueryResponse>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<CaQueryResponse>> {
         self.req.send_json_with_response()
     }
 }
@@ -888,13 +822,11 @@ impl<'a> CreateCertificateTemplate<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -903,11 +835,9 @@ impl<'a> CreateCertificateTemplate<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -922,13 +852,11 @@ impl<'a> CreateCertificateTemplate<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -998,13 +926,11 @@ impl<'a> CreateSubCertificateAuthority<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -1013,11 +939,9 @@ impl<'a> CreateSubCertificateAuthority<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -1032,13 +956,11 @@ impl<'a> CreateSubCertificateAuthority<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -1123,23 +1045,14 @@ impl<'a> QuerySubCertificateAuthorities<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<CaQueryResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, CaQueryResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<CaQueryResponse>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<CaQueryResponse>> {
         self.req.send_json_with_response()
     }
 }
@@ -1207,13 +1120,11 @@ impl<'a> CreateCertificate<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -1222,11 +1133,9 @@ impl<'a> CreateCertificate<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -1241,13 +1150,11 @@ impl<'a> CreateCertificate<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -1335,22 +1242,16 @@ impl<'a> QueryCertificateAuthorityCertificates<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<CertQueryResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, CertQueryResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<CertQueryResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<CertQueryResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -1415,22 +1316,16 @@ impl<'a> GetCertificateTemplate<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<CertificateTemplate, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, CertificateTemplate> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<CertificateTemplate>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<CertificateTemplate>,
     > {
         self.req.send_json_with_response()
     }
@@ -1499,13 +1394,11 @@ impl<'a> PatchCertificateTemplate<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -1514,11 +1407,9 @@ impl<'a> PatchCertificateTemplate<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -1533,13 +1424,11 @@ impl<'a> PatchCertificateTemplate<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -1609,13 +1498,11 @@ impl<'a> DeleteCertificateTemplate<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -1624,11 +1511,9 @@ impl<'a> DeleteCertificateTemplate<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -1643,13 +1528,11 @@ impl<'a> DeleteCertificateTemplate<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -1734,22 +1617,16 @@ impl<'a> QueryCertificateTemplates<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<CertTemplateQueryResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, CertTemplateQueryResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<CertTemplateQueryResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<CertTemplateQueryResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -1818,13 +1695,11 @@ impl<'a> CreateScepKey<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -1833,11 +1708,9 @@ impl<'a> CreateScepKey<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -1852,13 +1725,11 @@ impl<'a> CreateScepKey<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -1975,20 +1846,16 @@ impl<'a> ListScepKeys<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::IdentityServicePage, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, super::common::IdentityServicePage> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::IdentityServicePage>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::IdentityServicePage>,
     > {
         self.req.send_json_with_response()
     }
@@ -2053,18 +1920,14 @@ impl<'a> GetScepKey<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<ScepKey, ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ScepKey> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<ScepKey>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<ScepKey>> {
         self.req.send_json_with_response()
     }
 }
@@ -2132,13 +1995,11 @@ impl<'a> DeleteScepKey<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -2147,11 +2008,9 @@ impl<'a> DeleteScepKey<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -2166,13 +2025,11 @@ impl<'a> DeleteScepKey<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -2260,22 +2117,16 @@ impl<'a> QueryCertificateTemplateIdentityCertificates<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<DeviceCertQueryResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, DeviceCertQueryResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<DeviceCertQueryResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<DeviceCertQueryResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -2362,22 +2213,16 @@ impl<'a> QueryCertificateTemplateCertificates<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<DeviceCertQueryResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, DeviceCertQueryResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<DeviceCertQueryResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<DeviceCertQueryResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -2461,22 +2306,16 @@ impl<'a> QueryCertificates<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<DeviceCertQueryResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, DeviceCertQueryResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<DeviceCertQueryResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<DeviceCertQueryResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -2524,22 +2363,16 @@ impl<'a> DeleteCertificateTemplateCertificates<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<serde_json::Value>,
     > {
         self.req.send_json_with_response()
     }
@@ -2604,22 +2437,16 @@ impl<'a> ListRadiusProfileCertificates<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<RadiusProfileCertificatePage, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, RadiusProfileCertificatePage> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<RadiusProfileCertificatePage>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<RadiusProfileCertificatePage>,
     > {
         self.req.send_json_with_response()
     }
@@ -2687,22 +2514,16 @@ impl<'a> ListRadiusProfileCertificateAuthorities<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<RadiusProfileCaPage, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, RadiusProfileCaPage> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<RadiusProfileCaPage>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<RadiusProfileCaPage>,
     > {
         self.req.send_json_with_response()
     }
@@ -2769,23 +2590,16 @@ impl<'a> CreateSamlIdpProfile<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            super::common::EntityIdOperationResponse,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, super::common::EntityIdOperationResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::EntityIdOperationResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::EntityIdOperationResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -2850,22 +2664,16 @@ impl<'a> GetSamlIdpProfile<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<SamlIdpProfileRequest, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, SamlIdpProfileRequest> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<SamlIdpProfileRequest>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<SamlIdpProfileRequest>,
     > {
         self.req.send_json_with_response()
     }
@@ -2932,23 +2740,16 @@ impl<'a> UpdateSamlIdpProfile<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            super::common::OperationResponseRequestIdOnly,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, super::common::OperationResponseRequestIdOnly> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
     > {
         self.req.send_json_with_response()
     }
@@ -3015,23 +2816,16 @@ impl<'a> PatchSamlIdpProfile<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            super::common::OperationResponseRequestIdOnly,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, super::common::OperationResponseRequestIdOnly> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
     > {
         self.req.send_json_with_response()
     }
@@ -3098,23 +2892,16 @@ impl<'a> DeleteSamlIdpProfile<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            super::common::OperationResponseRequestIdOnly,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, super::common::OperationResponseRequestIdOnly> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
     > {
         self.req.send_json_with_response()
     }
@@ -3184,23 +2971,16 @@ impl<'a> AddSigningCertificateToSamlIdpProfile<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            super::common::OperationResponseRequestIdOnly,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, super::common::OperationResponseRequestIdOnly> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
     > {
         self.req.send_json_with_response()
     }
@@ -3270,23 +3050,16 @@ impl<'a> RemoveSigningCertificateFromSamlIdpProfile<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            super::common::OperationResponseRequestIdOnly,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, super::common::OperationResponseRequestIdOnly> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
     > {
         self.req.send_json_with_response()
     }
@@ -3356,23 +3129,16 @@ impl<'a> AddEncryptionCertificateToSamlIdpProfile<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            super::common::OperationResponseRequestIdOnly,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, super::common::OperationResponseRequestIdOnly> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
     > {
         self.req.send_json_with_response()
     }
@@ -3442,23 +3208,16 @@ impl<'a> RemoveEncryptionCertificateFromSamlIdpProfile<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            super::common::OperationResponseRequestIdOnly,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, super::common::OperationResponseRequestIdOnly> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
     > {
         self.req.send_json_with_response()
     }
@@ -3527,13 +3286,11 @@ impl<'a> AddSamlIdpProfileToWifiNetwork<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -3542,11 +3299,9 @@ impl<'a> AddSamlIdpProfileToWifiNetwork<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -3561,13 +3316,11 @@ impl<'a> AddSamlIdpProfileToWifiNetwork<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -3640,13 +3393,11 @@ impl<'a> AddCertificateTemplateToWifiNetwork<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -3655,11 +3406,9 @@ impl<'a> AddCertificateTemplateToWifiNetwork<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -3674,13 +3423,11 @@ impl<'a> AddCertificateTemplateToWifiNetwork<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -3753,13 +3500,11 @@ impl<'a> RemoveCertificateTemplateFromWifiNetwork<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -3768,11 +3513,9 @@ impl<'a> RemoveCertificateTemplateFromWifiNetwork<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -3787,13 +3530,11 @@ impl<'a> RemoveCertificateTemplateFromWifiNetwork<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -3863,13 +3604,11 @@ impl<'a> CertTempUpdatePolicySetId<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -3878,11 +3617,9 @@ impl<'a> CertTempUpdatePolicySetId<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -3897,13 +3634,11 @@ impl<'a> CertTempUpdatePolicySetId<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -3973,13 +3708,11 @@ impl<'a> CertTempRemovePolicySetId<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -3988,11 +3721,9 @@ impl<'a> CertTempRemovePolicySetId<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -4007,13 +3738,11 @@ impl<'a> CertTempRemovePolicySetId<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -4098,22 +3827,16 @@ impl<'a> QueryCerts<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<CertQueryResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, CertQueryResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<CertQueryResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<CertQueryResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -4189,13 +3912,11 @@ impl<'a> UploadCert<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -4204,11 +3925,9 @@ impl<'a> UploadCert<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -4223,13 +3942,11 @@ impl<'a> UploadCert<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -4339,18 +4056,14 @@ impl<'a> GetNotifications<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<Page, ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Page> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<Page>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Page>> {
         self.req.send_json_with_response()
     }
 }
@@ -4418,13 +4131,11 @@ impl<'a> CreateNotification<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -4433,11 +4144,9 @@ impl<'a> CreateNotification<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -4452,13 +4161,11 @@ impl<'a> CreateNotification<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -4568,18 +4275,14 @@ impl<'a> GetMsiPackages<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<Page, ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Page> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<Page>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Page>> {
         self.req.send_json_with_response()
     }
 }
@@ -4647,13 +4350,11 @@ impl<'a> CreateMsiPackage<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -4662,11 +4363,9 @@ impl<'a> CreateMsiPackage<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -4681,13 +4380,11 @@ impl<'a> CreateMsiPackage<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -4757,13 +4454,11 @@ impl<'a> GenerateCertToIdentity<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -4772,11 +4467,9 @@ impl<'a> GenerateCertToIdentity<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -4791,13 +4484,11 @@ impl<'a> GenerateCertToIdentity<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -4867,13 +4558,11 @@ impl<'a> GenerateCert<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -4882,11 +4571,9 @@ impl<'a> GenerateCert<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -4901,13 +4588,11 @@ impl<'a> GenerateCert<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -4990,22 +4675,16 @@ impl<'a> DownloadCertDer<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<DeviceCertificate, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, DeviceCertificate> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<DeviceCertificate>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<DeviceCertificate>,
     > {
         self.req.send_json_with_response()
     }
@@ -5053,23 +4732,14 @@ impl<'a> DownloadCertP12<'a> {
     }
     /// Sends the request and returns the `200` response body as bytes.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<bytes::Bytes, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, bytes::Bytes> {
         self.req.send_bytes()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<bytes::Bytes>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<bytes::Bytes>> {
         self.req.send_bytes_with_response()
     }
 }
@@ -5137,13 +4807,11 @@ impl<'a> PatchCert<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -5152,11 +4820,9 @@ impl<'a> PatchCert<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -5171,13 +4837,11 @@ impl<'a> PatchCert<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -5226,23 +4890,14 @@ impl<'a> DownloadCaP12<'a> {
     }
     /// Sends the request and returns the `200` response body as bytes.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<bytes::Bytes, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, bytes::Bytes> {
         self.req.send_bytes()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<bytes::Bytes>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<bytes::Bytes>> {
         self.req.send_bytes_with_response()
     }
 }
@@ -5310,13 +4965,11 @@ impl<'a> PatchCa<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -5325,11 +4978,9 @@ impl<'a> PatchCa<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -5344,13 +4995,11 @@ impl<'a> PatchCa<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -5435,22 +5084,16 @@ impl<'a> QueryTemplatesByCa<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<CertTemplateQueryResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, CertTemplateQueryResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<CertTemplateQueryResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<CertTemplateQueryResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -5526,13 +5169,11 @@ impl<'a> UploadCaPrivateKey<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -5541,11 +5182,9 @@ impl<'a> UploadCaPrivateKey<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -5560,13 +5199,11 @@ impl<'a> UploadCaPrivateKey<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -5636,13 +5273,11 @@ impl<'a> DeleteCaPrivateKey<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -5651,11 +5286,9 @@ impl<'a> DeleteCaPrivateKey<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -5670,13 +5303,11 @@ impl<'a> DeleteCaPrivateKey<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -5746,13 +5377,11 @@ impl<'a> PatchScepKey<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -5761,11 +5390,9 @@ impl<'a> PatchScepKey<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -5780,13 +5407,11 @@ impl<'a> PatchScepKey<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -5852,23 +5477,14 @@ impl<'a> GetNotificationById<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<Notification, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Notification> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<Notification>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Notification>> {
         self.req.send_json_with_response()
     }
 }
@@ -5936,13 +5552,11 @@ impl<'a> DeleteNotification<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -5951,11 +5565,9 @@ impl<'a> DeleteNotification<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -5970,13 +5582,11 @@ impl<'a> DeleteNotification<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -6046,13 +5656,11 @@ impl<'a> PatchNotification<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -6061,11 +5669,9 @@ impl<'a> PatchNotification<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -6080,13 +5686,11 @@ impl<'a> PatchNotification<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -6152,23 +5756,14 @@ impl<'a> GetMsiPackageById<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<MsiPackage, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, MsiPackage> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<MsiPackage>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<MsiPackage>> {
         self.req.send_json_with_response()
     }
 }
@@ -6236,13 +5831,11 @@ impl<'a> DeleteMsiPackage<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -6251,11 +5844,9 @@ impl<'a> DeleteMsiPackage<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -6270,13 +5861,11 @@ impl<'a> DeleteMsiPackage<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -6346,13 +5935,11 @@ impl<'a> PatchMsiPackage<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -6361,11 +5948,9 @@ impl<'a> PatchMsiPackage<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -6380,13 +5965,11 @@ impl<'a> PatchMsiPackage<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -6435,23 +6018,14 @@ impl<'a> DownloadCertChainInPkcs7<'a> {
     }
     /// Sends the request and returns the `200` response body as bytes.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<bytes::Bytes, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, bytes::Bytes> {
         self.req.send_bytes()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<bytes::Bytes>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<bytes::Bytes>> {
         self.req.send_bytes_with_response()
     }
 }
@@ -6498,23 +6072,14 @@ impl<'a> DownloadCaChainPkcs7<'a> {
     }
     /// Sends the request and returns the `200` response body as bytes.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<bytes::Bytes, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, bytes::Bytes> {
         self.req.send_bytes()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<bytes::Bytes>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<bytes::Bytes>> {
         self.req.send_bytes_with_response()
     }
 }

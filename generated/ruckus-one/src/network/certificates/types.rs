@@ -200,15 +200,15 @@ impl serde::Serialize for Ca {
             w.optional("privateKeyBase64", &v.private_key_base64);
             w.optional("publicKeyShaThumbprint", &v.public_key_sha_thumbprint);
             w.optional("serialNumber", &v.serial_number);
-            w.optional("usages", &v.usages);
+            w.optional_list("usages", &v.usages);
             w.optional("templateCount", &v.template_count);
-            w.optional("templateNames", &v.template_names);
+            w.optional_list("templateNames", &v.template_names);
             w.optional("ocspName", &v.ocsp_name);
             w.optional("ocspHash", &v.ocsp_hash);
-            w.optional("keyUsages", &v.key_usages);
+            w.optional_list("keyUsages", &v.key_usages);
             w.optional("chain", &v.chain);
             w.optional("details", &v.details);
-            w.optional("status", &v.status);
+            w.optional_list("status", &v.status);
             w.optional("enabled", &v.enabled);
             w.optional("ocspUrl", &v.ocsp_url);
             w.rest(&v.additional_fields);
@@ -245,15 +245,15 @@ impl<'de> serde::Deserialize<'de> for Ca {
                 private_key_base64: f.optional("privateKeyBase64"),
                 public_key_sha_thumbprint: f.optional("publicKeyShaThumbprint"),
                 serial_number: f.optional("serialNumber"),
-                usages: f.optional("usages"),
+                usages: f.optional_list("usages"),
                 template_count: f.optional("templateCount"),
-                template_names: f.optional("templateNames"),
+                template_names: f.optional_list("templateNames"),
                 ocsp_name: f.optional("ocspName"),
                 ocsp_hash: f.optional("ocspHash"),
-                key_usages: f.optional("keyUsages"),
+                key_usages: f.optional_list("keyUsages"),
                 chain: f.optional("chain"),
                 details: f.optional("details"),
-                status: f.optional("status"),
+                status: f.optional_list("status"),
                 enabled: f.optional("enabled"),
                 ocsp_url: f.optional("ocspUrl"),
                 additional_fields: f.rest(),
@@ -525,11 +525,11 @@ impl serde::Serialize for CaQueryResponse {
             v: &CaQueryResponse,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
             w.optional("totalPages", &v.total_pages);
             w.optional("page", &v.page);
-            w.optional("data", &v.data);
+            w.optional_list("data", &v.data);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -545,11 +545,11 @@ impl<'de> serde::Deserialize<'de> for CaQueryResponse {
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<CaQueryResponse, ruckus_one_runtime::internal::object::FieldError> {
             let value = CaQueryResponse {
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 total_pages: f.optional("totalPages"),
                 page: f.optional("page"),
-                data: f.optional("data"),
+                data: f.optional_list("data"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -810,8 +810,8 @@ impl serde::Serialize for CertFilters {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("status", &v.status);
-            w.optional("extendedKeyUsages", &v.extended_key_usages);
-            w.optional("keyUsages", &v.key_usages);
+            w.optional_list("extendedKeyUsages", &v.extended_key_usages);
+            w.optional_list("keyUsages", &v.key_usages);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -828,8 +828,8 @@ impl<'de> serde::Deserialize<'de> for CertFilters {
         ) -> Result<CertFilters, ruckus_one_runtime::internal::object::FieldError> {
             let value = CertFilters {
                 status: f.optional("status"),
-                extended_key_usages: f.optional("extendedKeyUsages"),
-                key_usages: f.optional("keyUsages"),
+                extended_key_usages: f.optional_list("extendedKeyUsages"),
+                key_usages: f.optional_list("keyUsages"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -894,12 +894,12 @@ impl serde::Serialize for CertQueryRequest {
             v: &CertQueryRequest,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("page", &v.page);
             w.optional("pageSize", &v.page_size);
             w.optional("sortField", &v.sort_field);
             w.optional("sortOrder", &v.sort_order);
-            w.optional("searchTargetFields", &v.search_target_fields);
+            w.optional_list("searchTargetFields", &v.search_target_fields);
             w.optional("searchString", &v.search_string);
             w.optional("filters", &v.filters);
             w.rest(&v.additional_fields);
@@ -917,12 +917,12 @@ impl<'de> serde::Deserialize<'de> for CertQueryRequest {
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<CertQueryRequest, ruckus_one_runtime::internal::object::FieldError> {
             let value = CertQueryRequest {
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 page: f.optional("page"),
                 page_size: f.optional("pageSize"),
                 sort_field: f.optional("sortField"),
                 sort_order: f.optional("sortOrder"),
-                search_target_fields: f.optional("searchTargetFields"),
+                search_target_fields: f.optional_list("searchTargetFields"),
                 search_string: f.optional("searchString"),
                 filters: f.optional("filters"),
                 additional_fields: f.rest(),
@@ -1019,11 +1019,11 @@ impl serde::Serialize for CertQueryResponse {
             v: &CertQueryResponse,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
             w.optional("totalPages", &v.total_pages);
             w.optional("page", &v.page);
-            w.optional("data", &v.data);
+            w.optional_list("data", &v.data);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -1042,11 +1042,11 @@ impl<'de> serde::Deserialize<'de> for CertQueryResponse {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = CertQueryResponse {
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 total_pages: f.optional("totalPages"),
                 page: f.optional("page"),
-                data: f.optional("data"),
+                data: f.optional_list("data"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1123,12 +1123,12 @@ impl serde::Serialize for CertTemplateQueryRequest {
             v: &CertTemplateQueryRequest,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("page", &v.page);
             w.optional("pageSize", &v.page_size);
             w.optional("sortField", &v.sort_field);
             w.optional("sortOrder", &v.sort_order);
-            w.optional("searchTargetFields", &v.search_target_fields);
+            w.optional_list("searchTargetFields", &v.search_target_fields);
             w.optional("searchString", &v.search_string);
             w.optional("filters", &v.filters);
             w.rest(&v.additional_fields);
@@ -1149,12 +1149,12 @@ impl<'de> serde::Deserialize<'de> for CertTemplateQueryRequest {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = CertTemplateQueryRequest {
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 page: f.optional("page"),
                 page_size: f.optional("pageSize"),
                 sort_field: f.optional("sortField"),
                 sort_order: f.optional("sortOrder"),
-                search_target_fields: f.optional("searchTargetFields"),
+                search_target_fields: f.optional_list("searchTargetFields"),
                 search_string: f.optional("searchString"),
                 filters: f.optional("filters"),
                 additional_fields: f.rest(),
@@ -1251,11 +1251,11 @@ impl serde::Serialize for CertTemplateQueryResponse {
             v: &CertTemplateQueryResponse,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
             w.optional("totalPages", &v.total_pages);
             w.optional("page", &v.page);
-            w.optional("data", &v.data);
+            w.optional_list("data", &v.data);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -1274,11 +1274,11 @@ impl<'de> serde::Deserialize<'de> for CertTemplateQueryResponse {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = CertTemplateQueryResponse {
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 total_pages: f.optional("totalPages"),
                 page: f.optional("page"),
-                data: f.optional("data"),
+                data: f.optional_list("data"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1408,9 +1408,9 @@ impl serde::Serialize for Certificate {
             w.optional("notAfterDate", &v.not_after_date);
             w.optional("commonName", &v.common_name);
             w.optional("certificateAuthorityName", &v.certificate_authority_name);
-            w.optional("keyUsages", &v.key_usages);
-            w.optional("extendedKeyUsages", &v.extended_key_usages);
-            w.optional("status", &v.status);
+            w.optional_list("keyUsages", &v.key_usages);
+            w.optional_list("extendedKeyUsages", &v.extended_key_usages);
+            w.optional_list("status", &v.status);
             w.optional("id", &v.id);
             w.optional("createDate", &v.create_date);
             w.optional("notBeforeDate", &v.not_before_date);
@@ -1452,9 +1452,9 @@ impl<'de> serde::Deserialize<'de> for Certificate {
                 not_after_date: f.optional("notAfterDate"),
                 common_name: f.optional("commonName"),
                 certificate_authority_name: f.optional("certificateAuthorityName"),
-                key_usages: f.optional("keyUsages"),
-                extended_key_usages: f.optional("extendedKeyUsages"),
-                status: f.optional("status"),
+                key_usages: f.optional_list("keyUsages"),
+                extended_key_usages: f.optional_list("extendedKeyUsages"),
+                status: f.optional_list("status"),
                 id: f.optional("id"),
                 create_date: f.optional("createDate"),
                 not_before_date: f.optional("notBeforeDate"),
@@ -1760,9 +1760,9 @@ impl serde::Serialize for CertificateAuthority {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("commonName", &v.common_name);
-            w.optional("status", &v.status);
-            w.optional("usages", &v.usages);
-            w.optional("keyUsages", &v.key_usages);
+            w.optional_list("status", &v.status);
+            w.optional_list("usages", &v.usages);
+            w.optional_list("keyUsages", &v.key_usages);
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.optional("description", &v.description);
@@ -1782,7 +1782,7 @@ impl serde::Serialize for CertificateAuthority {
             w.optional("publicKeyShaThumbprint", &v.public_key_sha_thumbprint);
             w.optional("serialNumber", &v.serial_number);
             w.optional("templateCount", &v.template_count);
-            w.optional("templateNames", &v.template_names);
+            w.optional_list("templateNames", &v.template_names);
             w.optional("ocspName", &v.ocsp_name);
             w.optional("ocspHash", &v.ocsp_hash);
             w.optional("chain", &v.chain);
@@ -1809,9 +1809,9 @@ impl<'de> serde::Deserialize<'de> for CertificateAuthority {
         > {
             let value = CertificateAuthority {
                 common_name: f.optional("commonName"),
-                status: f.optional("status"),
-                usages: f.optional("usages"),
-                key_usages: f.optional("keyUsages"),
+                status: f.optional_list("status"),
+                usages: f.optional_list("usages"),
+                key_usages: f.optional_list("keyUsages"),
                 id: f.optional("id"),
                 name: f.optional("name"),
                 description: f.optional("description"),
@@ -1831,7 +1831,7 @@ impl<'de> serde::Deserialize<'de> for CertificateAuthority {
                 public_key_sha_thumbprint: f.optional("publicKeyShaThumbprint"),
                 serial_number: f.optional("serialNumber"),
                 template_count: f.optional("templateCount"),
-                template_names: f.optional("templateNames"),
+                template_names: f.optional_list("templateNames"),
                 ocsp_name: f.optional("ocspName"),
                 ocsp_hash: f.optional("ocspHash"),
                 chain: f.optional("chain"),
@@ -2294,7 +2294,7 @@ impl serde::Serialize for CertificateQueryFilters {
             v: &CertificateQueryFilters,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("status", &v.status);
+            w.optional_list("status", &v.status);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -2313,7 +2313,7 @@ impl<'de> serde::Deserialize<'de> for CertificateQueryFilters {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = CertificateQueryFilters {
-                status: f.optional("status"),
+                status: f.optional_list("status"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2374,9 +2374,9 @@ impl serde::Serialize for CertificateQueryRequest {
             w.optional("sortField", &v.sort_field);
             w.optional("sortOrder", &v.sort_order);
             w.optional("searchString", &v.search_string);
-            w.optional("searchTargetFields", &v.search_target_fields);
+            w.optional_list("searchTargetFields", &v.search_target_fields);
             w.optional("filters", &v.filters);
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -2400,9 +2400,9 @@ impl<'de> serde::Deserialize<'de> for CertificateQueryRequest {
                 sort_field: f.optional("sortField"),
                 sort_order: f.optional("sortOrder"),
                 search_string: f.optional("searchString"),
-                search_target_fields: f.optional("searchTargetFields"),
+                search_target_fields: f.optional_list("searchTargetFields"),
                 filters: f.optional("filters"),
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2605,15 +2605,15 @@ impl serde::Serialize for CertificateTemplate {
             w.optional("chromebook", &v.chromebook);
             w.optional("algorithm", &v.algorithm);
             w.optional("certificateCount", &v.certificate_count);
-            w.optional("certificateNames", &v.certificate_names);
-            w.optional("variables", &v.variables);
+            w.optional_list("certificateNames", &v.certificate_names);
+            w.optional_list("variables", &v.variables);
             w.optional("networkCount", &v.network_count);
             w.optional("custom", &v.custom);
             w.optional("enabled", &v.enabled);
             w.optional("incommon", &v.incommon);
             w.optional("microsoftCa", &v.microsoft_ca);
             w.optional("networkFx", &v.network_fx);
-            w.optional("networkIds", &v.network_ids);
+            w.optional_list("networkIds", &v.network_ids);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -2644,15 +2644,15 @@ impl<'de> serde::Deserialize<'de> for CertificateTemplate {
                 chromebook: f.optional("chromebook"),
                 algorithm: f.optional("algorithm"),
                 certificate_count: f.optional("certificateCount"),
-                certificate_names: f.optional("certificateNames"),
-                variables: f.optional("variables"),
+                certificate_names: f.optional_list("certificateNames"),
+                variables: f.optional_list("variables"),
                 network_count: f.optional("networkCount"),
                 custom: f.optional("custom"),
                 enabled: f.optional("enabled"),
                 incommon: f.optional("incommon"),
                 microsoft_ca: f.optional("microsoftCa"),
                 network_fx: f.optional("networkFx"),
-                network_ids: f.optional("networkIds"),
+                network_ids: f.optional_list("networkIds"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -3512,11 +3512,11 @@ impl serde::Serialize for DeviceCertQueryResponse {
             v: &DeviceCertQueryResponse,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
             w.optional("totalPages", &v.total_pages);
             w.optional("page", &v.page);
-            w.optional("data", &v.data);
+            w.optional_list("data", &v.data);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -3535,11 +3535,11 @@ impl<'de> serde::Deserialize<'de> for DeviceCertQueryResponse {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = DeviceCertQueryResponse {
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 total_pages: f.optional("totalPages"),
                 page: f.optional("page"),
-                data: f.optional("data"),
+                data: f.optional_list("data"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -3666,7 +3666,7 @@ impl serde::Serialize for DeviceCertificate {
             w.optional("state", &v.state);
             w.optional("country", &v.country);
             w.optional("organizationUnit", &v.organization_unit);
-            w.optional("keyUsages", &v.key_usages);
+            w.optional_list("keyUsages", &v.key_usages);
             w.optional("privateKeyBase64", &v.private_key_base64);
             w.optional("chain", &v.chain);
             w.optional("details", &v.details);
@@ -3676,7 +3676,7 @@ impl serde::Serialize for DeviceCertificate {
             w.optional("certificateTemplateId", &v.certificate_template_id);
             w.optional("certificateType", &v.certificate_type);
             w.optional("identityId", &v.identity_id);
-            w.optional("keyUsage", &v.key_usage);
+            w.optional_list("keyUsage", &v.key_usage);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -3714,7 +3714,7 @@ impl<'de> serde::Deserialize<'de> for DeviceCertificate {
                 state: f.optional("state"),
                 country: f.optional("country"),
                 organization_unit: f.optional("organizationUnit"),
-                key_usages: f.optional("keyUsages"),
+                key_usages: f.optional_list("keyUsages"),
                 private_key_base64: f.optional("privateKeyBase64"),
                 chain: f.optional("chain"),
                 details: f.optional("details"),
@@ -3724,7 +3724,7 @@ impl<'de> serde::Deserialize<'de> for DeviceCertificate {
                 certificate_template_id: f.optional("certificateTemplateId"),
                 certificate_type: f.optional("certificateType"),
                 identity_id: f.optional("identityId"),
-                key_usage: f.optional("keyUsage"),
+                key_usage: f.optional_list("keyUsage"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -4987,7 +4987,7 @@ impl serde::Serialize for Page {
             w.optional("totalPages", &v.total_pages);
             w.optional("totalElements", &v.total_elements);
             w.optional("size", &v.size);
-            w.optional("content", &v.content);
+            w.optional_list("content", &v.content);
             w.optional("number", &v.number);
             w.optional("sort", &v.sort);
             w.optional("pageable", &v.pageable);
@@ -5013,7 +5013,7 @@ impl<'de> serde::Deserialize<'de> for Page {
                 total_pages: f.optional("totalPages"),
                 total_elements: f.optional("totalElements"),
                 size: f.optional("size"),
-                content: f.optional("content"),
+                content: f.optional_list("content"),
                 number: f.optional("number"),
                 sort: f.optional("sort"),
                 pageable: f.optional("pageable"),
@@ -5146,8 +5146,8 @@ impl serde::Serialize for RadiusProfileCaPage {
         ) {
             w.optional("page", &v.page);
             w.optional("totalCount", &v.total_count);
-            w.optional("data", &v.data);
-            w.optional("fields", &v.fields);
+            w.optional_list("data", &v.data);
+            w.optional_list("fields", &v.fields);
             w.optional("totalPages", &v.total_pages);
             w.rest(&v.additional_fields);
         }
@@ -5169,8 +5169,8 @@ impl<'de> serde::Deserialize<'de> for RadiusProfileCaPage {
             let value = RadiusProfileCaPage {
                 page: f.optional("page"),
                 total_count: f.optional("totalCount"),
-                data: f.optional("data"),
-                fields: f.optional("fields"),
+                data: f.optional_list("data"),
+                fields: f.optional_list("fields"),
                 total_pages: f.optional("totalPages"),
                 additional_fields: f.rest(),
             };
@@ -5258,8 +5258,8 @@ impl serde::Serialize for RadiusProfileCertificatePage {
         ) {
             w.optional("page", &v.page);
             w.optional("totalCount", &v.total_count);
-            w.optional("data", &v.data);
-            w.optional("fields", &v.fields);
+            w.optional_list("data", &v.data);
+            w.optional_list("fields", &v.fields);
             w.optional("totalPages", &v.total_pages);
             w.rest(&v.additional_fields);
         }
@@ -5281,8 +5281,8 @@ impl<'de> serde::Deserialize<'de> for RadiusProfileCertificatePage {
             let value = RadiusProfileCertificatePage {
                 page: f.optional("page"),
                 total_count: f.optional("totalCount"),
-                data: f.optional("data"),
-                fields: f.optional("fields"),
+                data: f.optional_list("data"),
+                fields: f.optional_list("fields"),
                 total_pages: f.optional("totalPages"),
                 additional_fields: f.rest(),
             };
@@ -5489,7 +5489,7 @@ impl serde::Serialize for SamlIdpProfileRequest {
             w.optional("metadata", &v.metadata);
             w.optional("metadataUrl", &v.metadata_url);
             w.optional("updatedDate", &v.updated_date);
-            w.optional("attributeMappings", &v.attribute_mappings);
+            w.optional_list("attributeMappings", &v.attribute_mappings);
             w.optional(
                 "authenticationRequestSignedEnabled",
                 &v.authentication_request_signed_enabled,
@@ -5502,7 +5502,7 @@ impl serde::Serialize for SamlIdpProfileRequest {
             w.optional("signingCertificateEnabled", &v.signing_certificate_enabled);
             w.optional("signingCertificateId", &v.signing_certificate_id);
             w.optional("tenantId", &v.tenant_id);
-            w.optional("wifiNetworkIds", &v.wifi_network_ids);
+            w.optional_list("wifiNetworkIds", &v.wifi_network_ids);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -5525,7 +5525,7 @@ impl<'de> serde::Deserialize<'de> for SamlIdpProfileRequest {
                 metadata: f.optional("metadata"),
                 metadata_url: f.optional("metadataUrl"),
                 updated_date: f.optional("updatedDate"),
-                attribute_mappings: f.optional("attributeMappings"),
+                attribute_mappings: f.optional_list("attributeMappings"),
                 authentication_request_signed_enabled: f
                     .optional("authenticationRequestSignedEnabled"),
                 encryption_certificate_enabled: f
@@ -5534,7 +5534,7 @@ impl<'de> serde::Deserialize<'de> for SamlIdpProfileRequest {
                 signing_certificate_enabled: f.optional("signingCertificateEnabled"),
                 signing_certificate_id: f.optional("signingCertificateId"),
                 tenant_id: f.optional("tenantId"),
-                wifi_network_ids: f.optional("wifiNetworkIds"),
+                wifi_network_ids: f.optional_list("wifiNetworkIds"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -6141,7 +6141,7 @@ impl serde::Serialize for TemplateFilters {
             v: &TemplateFilters,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("caId", &v.ca_id);
+            w.optional_list("caId", &v.ca_id);
             w.optional("networkId", &v.network_id);
             w.rest(&v.additional_fields);
         }
@@ -6158,7 +6158,7 @@ impl<'de> serde::Deserialize<'de> for TemplateFilters {
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<TemplateFilters, ruckus_one_runtime::internal::object::FieldError> {
             let value = TemplateFilters {
-                ca_id: f.optional("caId"),
+                ca_id: f.optional_list("caId"),
                 network_id: f.optional("networkId"),
                 additional_fields: f.rest(),
             };

@@ -530,7 +530,7 @@ impl serde::Serialize for AaaServerV1 {
             w.optional("authPort", &v.auth_port);
             w.optional("switchCountInVenue", &v.switch_count_in_venue);
             w.optional("syncedPasswordSwitchCount", &v.synced_password_switch_count);
-            w.optional("aaaServerViewList", &v.aaa_server_view_list);
+            w.optional_list("aaaServerViewList", &v.aaa_server_view_list);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -560,7 +560,7 @@ impl<'de> serde::Deserialize<'de> for AaaServerV1 {
                 auth_port: f.optional("authPort"),
                 switch_count_in_venue: f.optional("switchCountInVenue"),
                 synced_password_switch_count: f.optional("syncedPasswordSwitchCount"),
-                aaa_server_view_list: f.optional("aaaServerViewList"),
+                aaa_server_view_list: f.optional_list("aaaServerViewList"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1061,7 +1061,7 @@ impl serde::Serialize for AaaWifiNetwork {
             w.optional("enableAccountingProxy", &v.enable_accounting_proxy);
             w.optional("enableAuthProxy", &v.enable_auth_proxy);
             w.optional("tenantId", &v.tenant_id);
-            w.optional("venues", &v.venues);
+            w.optional_list("venues", &v.venues);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -1086,7 +1086,7 @@ impl<'de> serde::Deserialize<'de> for AaaWifiNetwork {
                 enable_accounting_proxy: f.optional("enableAccountingProxy"),
                 enable_auth_proxy: f.optional("enableAuthProxy"),
                 tenant_id: f.optional("tenantId"),
-                venues: f.optional("venues"),
+                venues: f.optional_list("venues"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1192,7 +1192,7 @@ impl serde::Serialize for AaaWifiNetworkVenue {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("allApGroupsRadio", &v.all_ap_groups_radio);
-            w.optional("allApGroupsRadioTypes", &v.all_ap_groups_radio_types);
+            w.optional_list("allApGroupsRadioTypes", &v.all_ap_groups_radio_types);
             w.optional("dual5gEnabled", &v.dual5g_enabled);
             w.optional("id", &v.id);
             w.optional("isAllApGroups", &v.is_all_ap_groups);
@@ -1219,7 +1219,7 @@ impl<'de> serde::Deserialize<'de> for AaaWifiNetworkVenue {
         > {
             let value = AaaWifiNetworkVenue {
                 all_ap_groups_radio: f.optional("allApGroupsRadio"),
-                all_ap_groups_radio_types: f.optional("allApGroupsRadioTypes"),
+                all_ap_groups_radio_types: f.optional_list("allApGroupsRadioTypes"),
                 dual5g_enabled: f.optional("dual5gEnabled"),
                 id: f.optional("id"),
                 is_all_ap_groups: f.optional("isAllApGroups"),
@@ -1659,7 +1659,7 @@ impl serde::Serialize for AccessControlProfileQueryData {
             w.optional("applicationPolicyId", &v.application_policy_id);
             w.optional("clientRateUpLinkLimit", &v.client_rate_up_link_limit);
             w.optional("clientRateDownLinkLimit", &v.client_rate_down_link_limit);
-            w.optional("wifiNetworkIds", &v.wifi_network_ids);
+            w.optional_list("wifiNetworkIds", &v.wifi_network_ids);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -1693,7 +1693,7 @@ impl<'de> serde::Deserialize<'de> for AccessControlProfileQueryData {
                 application_policy_id: f.optional("applicationPolicyId"),
                 client_rate_up_link_limit: f.optional("clientRateUpLinkLimit"),
                 client_rate_down_link_limit: f.optional("clientRateDownLinkLimit"),
-                wifi_network_ids: f.optional("wifiNetworkIds"),
+                wifi_network_ids: f.optional_list("wifiNetworkIds"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1830,7 +1830,7 @@ impl serde::Serialize for AclBo {
             w.optional("switchId", &v.switch_id);
             w.optional("name", &v.name);
             w.optional("aclType", &v.acl_type);
-            w.optional("aclRules", &v.acl_rules);
+            w.optional_list("aclRules", &v.acl_rules);
             w.optional("uniqueName", &v.unique_name);
             w.rest(&v.additional_fields);
         }
@@ -1857,7 +1857,7 @@ impl<'de> serde::Deserialize<'de> for AclBo {
                 switch_id: f.optional("switchId"),
                 name: f.optional("name"),
                 acl_type: f.optional("aclType"),
-                acl_rules: f.optional("aclRules"),
+                acl_rules: f.optional_list("aclRules"),
                 unique_name: f.optional("uniqueName"),
                 additional_fields: f.rest(),
             };
@@ -2441,8 +2441,8 @@ impl serde::Serialize for AclView {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.optional("aclType", &v.acl_type);
-            w.optional("aclRules", &v.acl_rules);
-            w.optional("aclViewList", &v.acl_view_list);
+            w.optional_list("aclRules", &v.acl_rules);
+            w.optional_list("aclViewList", &v.acl_view_list);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -2469,8 +2469,8 @@ impl<'de> serde::Deserialize<'de> for AclView {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 acl_type: f.optional("aclType"),
-                acl_rules: f.optional("aclRules"),
-                acl_view_list: f.optional("aclViewList"),
+                acl_rules: f.optional_list("aclRules"),
+                acl_view_list: f.optional_list("aclViewList"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2924,9 +2924,9 @@ impl serde::Serialize for AcxVenueCliTemplateBo {
             w.optional("name", &v.name);
             w.optional("cli", &v.cli);
             w.optional("switchModels", &v.switch_models);
-            w.optional("variables", &v.variables);
+            w.optional_list("variables", &v.variables);
             w.optional("overwrite", &v.overwrite);
-            w.optional("customizedSerialSet", &v.customized_serial_set);
+            w.optional_list("customizedSerialSet", &v.customized_serial_set);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -2955,9 +2955,9 @@ impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateBo {
                 name: f.optional("name"),
                 cli: f.optional("cli"),
                 switch_models: f.optional("switchModels"),
-                variables: f.optional("variables"),
+                variables: f.optional_list("variables"),
                 overwrite: f.optional("overwrite"),
-                customized_serial_set: f.optional("customizedSerialSet"),
+                customized_serial_set: f.optional_list("customizedSerialSet"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -3067,7 +3067,7 @@ impl serde::Serialize for AcxVenueCliTemplateView {
             w.optional("name", &v.name);
             w.optional("cli", &v.cli);
             w.optional("switchModels", &v.switch_models);
-            w.optional("variables", &v.variables);
+            w.optional_list("variables", &v.variables);
             w.optional("overwrite", &v.overwrite);
             w.rest(&v.additional_fields);
         }
@@ -3097,7 +3097,7 @@ impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateView {
                 name: f.optional("name"),
                 cli: f.optional("cli"),
                 switch_models: f.optional("switchModels"),
-                variables: f.optional("variables"),
+                variables: f.optional_list("variables"),
                 overwrite: f.optional("overwrite"),
                 additional_fields: f.rest(),
             };
@@ -3202,7 +3202,7 @@ impl serde::Serialize for AcxVenueCliTemplateViewV1 {
             w.optional("name", &v.name);
             w.optional("cli", &v.cli);
             w.optional("switchModels", &v.switch_models);
-            w.optional("variables", &v.variables);
+            w.optional_list("variables", &v.variables);
             w.optional("overwrite", &v.overwrite);
             w.rest(&v.additional_fields);
         }
@@ -3232,7 +3232,7 @@ impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateViewV1 {
                 name: f.optional("name"),
                 cli: f.optional("cli"),
                 switch_models: f.optional("switchModels"),
-                variables: f.optional("variables"),
+                variables: f.optional_list("variables"),
                 overwrite: f.optional("overwrite"),
                 additional_fields: f.rest(),
             };
@@ -3599,7 +3599,7 @@ impl serde::Serialize for AfcInfo {
             w.optional("minPowerDbm", &v.min_power_dbm);
             w.optional("maxPowerDbm", &v.max_power_dbm);
             w.optional("availableChannel", &v.available_channel);
-            w.optional("availableChannels", &v.available_channels);
+            w.optional_list("availableChannels", &v.available_channels);
             w.optional("afcStatus", &v.afc_status);
             w.optional("powerMode", &v.power_mode);
             w.optional("geoLocation", &v.geo_location);
@@ -3622,7 +3622,7 @@ impl<'de> serde::Deserialize<'de> for AfcInfo {
                 min_power_dbm: f.optional("minPowerDbm"),
                 max_power_dbm: f.optional("maxPowerDbm"),
                 available_channel: f.optional("availableChannel"),
-                available_channels: f.optional("availableChannels"),
+                available_channels: f.optional_list("availableChannels"),
                 afc_status: f.optional("afcStatus"),
                 power_mode: f.optional("powerMode"),
                 geo_location: f.optional("geoLocation"),
@@ -3949,7 +3949,7 @@ impl serde::Serialize for ApCompatibilityRow {
         ) {
             w.optional("id", &v.id);
             w.optional("incompatible", &v.incompatible);
-            w.optional("incompatibleFeatures", &v.incompatible_features);
+            w.optional_list("incompatibleFeatures", &v.incompatible_features);
             w.optional("total", &v.total);
             w.rest(&v.additional_fields);
         }
@@ -3972,7 +3972,7 @@ impl<'de> serde::Deserialize<'de> for ApCompatibilityRow {
             let value = ApCompatibilityRow {
                 id: f.optional("id"),
                 incompatible: f.optional("incompatible"),
-                incompatible_features: f.optional("incompatibleFeatures"),
+                incompatible_features: f.optional_list("incompatibleFeatures"),
                 total: f.optional("total"),
                 additional_fields: f.rest(),
             };
@@ -4051,7 +4051,7 @@ impl serde::Serialize for ApCreation {
             w.optional("model", &v.model);
             w.field("name", &v.name);
             w.field("serialNumber", &v.serial_number);
-            w.optional("tags", &v.tags);
+            w.optional_list("tags", &v.tags);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -4073,7 +4073,7 @@ impl<'de> serde::Deserialize<'de> for ApCreation {
                 model: f.optional("model"),
                 name: f.required("name")?,
                 serial_number: f.required("serialNumber")?,
-                tags: f.optional("tags"),
+                tags: f.optional_list("tags"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -4426,8 +4426,8 @@ impl serde::Serialize for ApGroupQueryData {
             w.optional("description", &v.description);
             w.optional("isDefault", &v.is_default);
             w.optional("venueId", &v.venue_id);
-            w.optional("apSerialNumbers", &v.ap_serial_numbers);
-            w.optional("wifiNetworkIds", &v.wifi_network_ids);
+            w.optional_list("apSerialNumbers", &v.ap_serial_numbers);
+            w.optional_list("wifiNetworkIds", &v.wifi_network_ids);
             w.optional("clientCount", &v.client_count);
             w.optional("members", &v.members);
             w.optional("networks", &v.networks);
@@ -4455,8 +4455,8 @@ impl<'de> serde::Deserialize<'de> for ApGroupQueryData {
                 description: f.optional("description"),
                 is_default: f.optional("isDefault"),
                 venue_id: f.optional("venueId"),
-                ap_serial_numbers: f.optional("apSerialNumbers"),
-                wifi_network_ids: f.optional("wifiNetworkIds"),
+                ap_serial_numbers: f.optional_list("apSerialNumbers"),
+                wifi_network_ids: f.optional_list("wifiNetworkIds"),
                 client_count: f.optional("clientCount"),
                 members: f.optional("members"),
                 networks: f.optional("networks"),
@@ -4577,7 +4577,7 @@ impl serde::Serialize for ApGroupQueryDataMembers {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("count", &v.count);
-            w.optional("names", &v.names);
+            w.optional_list("names", &v.names);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -4600,7 +4600,7 @@ impl<'de> serde::Deserialize<'de> for ApGroupQueryDataMembers {
         > {
             let value = ApGroupQueryDataMembers {
                 count: f.optional("count"),
-                names: f.optional("names"),
+                names: f.optional_list("names"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -4745,7 +4745,10 @@ impl serde::Serialize for ApModelCapability {
             v: &ApModelCapability,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("bandCombinationCapabilities", &v.band_combination_capabilities);
+            w.optional_list(
+                "bandCombinationCapabilities",
+                &v.band_combination_capabilities,
+            );
             w.optional("defaultBandCombination", &v.default_band_combination);
             w.optional("supportBandCombination", &v.support_band_combination);
             w.optional("supportMesh", &v.support_mesh);
@@ -4767,7 +4770,8 @@ impl<'de> serde::Deserialize<'de> for ApModelCapability {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ApModelCapability {
-                band_combination_capabilities: f.optional("bandCombinationCapabilities"),
+                band_combination_capabilities: f
+                    .optional_list("bandCombinationCapabilities"),
                 default_band_combination: f.optional("defaultBandCombination"),
                 support_band_combination: f.optional("supportBandCombination"),
                 support_mesh: f.optional("supportMesh"),
@@ -5145,11 +5149,11 @@ impl serde::Serialize for ApStatusData {
             v: &ApStatusData,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("APRadio", &v.ap_radio);
+            w.optional_list("APRadio", &v.ap_radio);
             w.optional("APSystem", &v.ap_system);
             w.optional("cellularInfo", &v.cellular_info);
             w.optional("afcInfo", &v.afc_info);
-            w.optional("lanPortStatus", &v.lan_port_status);
+            w.optional_list("lanPortStatus", &v.lan_port_status);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -5166,11 +5170,11 @@ impl<'de> serde::Deserialize<'de> for ApStatusData {
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<ApStatusData, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApStatusData {
-                ap_radio: f.optional("APRadio"),
+                ap_radio: f.optional_list("APRadio"),
                 ap_system: f.optional("APSystem"),
                 cellular_info: f.optional("cellularInfo"),
                 afc_info: f.optional("afcInfo"),
-                lan_port_status: f.optional("lanPortStatus"),
+                lan_port_status: f.optional_list("lanPortStatus"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -5363,7 +5367,7 @@ impl serde::Serialize for ApplicationPolicy {
             w.optional("description", &v.description);
             w.optional("id", &v.id);
             w.field("name", &v.name);
-            w.optional("rules", &v.rules);
+            w.optional_list("rules", &v.rules);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -5388,7 +5392,7 @@ impl<'de> serde::Deserialize<'de> for ApplicationPolicy {
                 description: f.optional("description"),
                 id: f.optional("id"),
                 name: f.required("name")?,
-                rules: f.optional("rules"),
+                rules: f.optional_list("rules"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -6356,7 +6360,7 @@ impl serde::Serialize for AsyncResult {
             v: &AsyncResult,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("links", &v.links);
+            w.optional_list("links", &v.links);
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
             w.optional("id", &v.id);
@@ -6403,7 +6407,7 @@ impl<'de> serde::Deserialize<'de> for AsyncResult {
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<AsyncResult, ruckus_one_runtime::internal::object::FieldError> {
             let value = AsyncResult {
-                links: f.optional("links"),
+                links: f.optional_list("links"),
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
                 id: f.optional("id"),
@@ -7039,9 +7043,12 @@ impl serde::Serialize for CapabilitiesApModel {
             v: &CapabilitiesApModel,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("allowCbandCountry", &v.allow_cband_country);
-            w.optional("allowDfsCountry", &v.allow_dfs_country);
-            w.optional("bandCombinationCapabilities", &v.band_combination_capabilities);
+            w.optional_list("allowCbandCountry", &v.allow_cband_country);
+            w.optional_list("allowDfsCountry", &v.allow_dfs_country);
+            w.optional_list(
+                "bandCombinationCapabilities",
+                &v.band_combination_capabilities,
+            );
             w.optional("canSupportCellular", &v.can_support_cellular);
             w.optional("canSupportLacp", &v.can_support_lacp);
             w.optional("canSupportPoeMode", &v.can_support_poe_mode);
@@ -7052,7 +7059,7 @@ impl serde::Serialize for CapabilitiesApModel {
             w.optional("has160MHzChannelBandwidth", &v.has160mhz_channel_bandwidth);
             w.optional("isOutdoor", &v.is_outdoor);
             w.optional("lanPortPictureDownloadUrl", &v.lan_port_picture_download_url);
-            w.optional("lanPorts", &v.lan_ports);
+            w.optional_list("lanPorts", &v.lan_ports);
             w.optional("ledOn", &v.led_on);
             w.optional("lldpAdInterval", &v.lldp_ad_interval);
             w.optional("lldpEnable", &v.lldp_enable);
@@ -7063,7 +7070,7 @@ impl serde::Serialize for CapabilitiesApModel {
             w.optional("maxChannelization6G", &v.max_channelization6g);
             w.optional("model", &v.model);
             w.optional("pictureDownloadUrl", &v.picture_download_url);
-            w.optional("poeModeCapabilities", &v.poe_mode_capabilities);
+            w.optional_list("poeModeCapabilities", &v.poe_mode_capabilities);
             w.optional("primaryWanRecoveryTimer", &v.primary_wan_recovery_timer);
             w.optional("requireOneEnabledTrunkPort", &v.require_one_enabled_trunk_port);
             w.optional("simCardPrimaryApn", &v.sim_card_primary_apn);
@@ -7094,7 +7101,7 @@ impl serde::Serialize for CapabilitiesApModel {
             w.optional("wanConnection", &v.wan_connection);
             w.optional("canSupportPoeOutMode", &v.can_support_poe_out_mode);
             w.optional("defaultPoeOutMode", &v.default_poe_out_mode);
-            w.optional("poeOutModeCapabilities", &v.poe_out_mode_capabilities);
+            w.optional_list("poeOutModeCapabilities", &v.poe_out_mode_capabilities);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -7120,9 +7127,10 @@ impl<'de> serde::Deserialize<'de> for CapabilitiesApModel {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = CapabilitiesApModel {
-                allow_cband_country: f.optional("allowCbandCountry"),
-                allow_dfs_country: f.optional("allowDfsCountry"),
-                band_combination_capabilities: f.optional("bandCombinationCapabilities"),
+                allow_cband_country: f.optional_list("allowCbandCountry"),
+                allow_dfs_country: f.optional_list("allowDfsCountry"),
+                band_combination_capabilities: f
+                    .optional_list("bandCombinationCapabilities"),
                 can_support_cellular: f.optional("canSupportCellular"),
                 can_support_lacp: f.optional("canSupportLacp"),
                 can_support_poe_mode: f.optional("canSupportPoeMode"),
@@ -7133,7 +7141,7 @@ impl<'de> serde::Deserialize<'de> for CapabilitiesApModel {
                 has160mhz_channel_bandwidth: f.optional("has160MHzChannelBandwidth"),
                 is_outdoor: f.optional("isOutdoor"),
                 lan_port_picture_download_url: f.optional("lanPortPictureDownloadUrl"),
-                lan_ports: f.optional("lanPorts"),
+                lan_ports: f.optional_list("lanPorts"),
                 led_on: f.optional("ledOn"),
                 lldp_ad_interval: f.optional("lldpAdInterval"),
                 lldp_enable: f.optional("lldpEnable"),
@@ -7144,7 +7152,7 @@ impl<'de> serde::Deserialize<'de> for CapabilitiesApModel {
                 max_channelization6g: f.optional("maxChannelization6G"),
                 model: f.optional("model"),
                 picture_download_url: f.optional("pictureDownloadUrl"),
-                poe_mode_capabilities: f.optional("poeModeCapabilities"),
+                poe_mode_capabilities: f.optional_list("poeModeCapabilities"),
                 primary_wan_recovery_timer: f.optional("primaryWanRecoveryTimer"),
                 require_one_enabled_trunk_port: f.optional("requireOneEnabledTrunkPort"),
                 sim_card_primary_apn: f.optional("simCardPrimaryApn"),
@@ -7169,7 +7177,7 @@ impl<'de> serde::Deserialize<'de> for CapabilitiesApModel {
                 wan_connection: f.optional("wanConnection"),
                 can_support_poe_out_mode: f.optional("canSupportPoeOutMode"),
                 default_poe_out_mode: f.optional("defaultPoeOutMode"),
-                poe_out_mode_capabilities: f.optional("poeOutModeCapabilities"),
+                poe_out_mode_capabilities: f.optional_list("poeOutModeCapabilities"),
                 additional_fields: f.rest(),
             };
             f.check()?;

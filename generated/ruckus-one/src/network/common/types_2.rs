@@ -34,9 +34,9 @@ impl serde::Serialize for Channels24G {
             v: &Channels24G,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("20MHz", &v.n_20mhz);
-            w.optional("40MHz", &v.n_40mhz);
-            w.optional("auto", &v.auto);
+            w.optional_list("20MHz", &v.n_20mhz);
+            w.optional_list("40MHz", &v.n_40mhz);
+            w.optional_list("auto", &v.auto);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -59,9 +59,9 @@ impl<'de> serde::Deserialize<'de> for Channels24G {
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<Channels24G, ruckus_one_runtime::internal::object::FieldError> {
             let value = Channels24G {
-                n_20mhz: f.optional("20MHz"),
-                n_40mhz: f.optional("40MHz"),
-                auto: f.optional("auto"),
+                n_20mhz: f.optional_list("20MHz"),
+                n_40mhz: f.optional_list("40MHz"),
+                auto: f.optional_list("auto"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -257,11 +257,11 @@ impl serde::Serialize for Channels5GIndoorOutdoor {
             v: &Channels5GIndoorOutdoor,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("160MHz", &v.n_160mhz);
-            w.optional("20MHz", &v.n_20mhz);
-            w.optional("40MHz", &v.n_40mhz);
-            w.optional("80MHz", &v.n_80mhz);
-            w.optional("auto", &v.auto);
+            w.optional_list("160MHz", &v.n_160mhz);
+            w.optional_list("20MHz", &v.n_20mhz);
+            w.optional_list("40MHz", &v.n_40mhz);
+            w.optional_list("80MHz", &v.n_80mhz);
+            w.optional_list("auto", &v.auto);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -287,11 +287,11 @@ impl<'de> serde::Deserialize<'de> for Channels5GIndoorOutdoor {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = Channels5GIndoorOutdoor {
-                n_160mhz: f.optional("160MHz"),
-                n_20mhz: f.optional("20MHz"),
-                n_40mhz: f.optional("40MHz"),
-                n_80mhz: f.optional("80MHz"),
-                auto: f.optional("auto"),
+                n_160mhz: f.optional_list("160MHz"),
+                n_20mhz: f.optional_list("20MHz"),
+                n_40mhz: f.optional_list("40MHz"),
+                n_80mhz: f.optional_list("80MHz"),
+                auto: f.optional_list("auto"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -386,12 +386,12 @@ impl serde::Serialize for Channels6GIndoorOutdoor {
             v: &Channels6GIndoorOutdoor,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("160MHz", &v.n_160mhz);
-            w.optional("20MHz", &v.n_20mhz);
-            w.optional("40MHz", &v.n_40mhz);
-            w.optional("80MHz", &v.n_80mhz);
-            w.optional("auto", &v.auto);
-            w.optional("320MHz", &v.n_320mhz);
+            w.optional_list("160MHz", &v.n_160mhz);
+            w.optional_list("20MHz", &v.n_20mhz);
+            w.optional_list("40MHz", &v.n_40mhz);
+            w.optional_list("80MHz", &v.n_80mhz);
+            w.optional_list("auto", &v.auto);
+            w.optional_list("320MHz", &v.n_320mhz);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -417,12 +417,12 @@ impl<'de> serde::Deserialize<'de> for Channels6GIndoorOutdoor {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = Channels6GIndoorOutdoor {
-                n_160mhz: f.optional("160MHz"),
-                n_20mhz: f.optional("20MHz"),
-                n_40mhz: f.optional("40MHz"),
-                n_80mhz: f.optional("80MHz"),
-                auto: f.optional("auto"),
-                n_320mhz: f.optional("320MHz"),
+                n_160mhz: f.optional_list("160MHz"),
+                n_20mhz: f.optional_list("20MHz"),
+                n_40mhz: f.optional_list("40MHz"),
+                n_80mhz: f.optional_list("80MHz"),
+                auto: f.optional_list("auto"),
+                n_320mhz: f.optional_list("320MHz"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -529,14 +529,14 @@ impl serde::Serialize for Channels6Gv11 {
             v: &Channels6Gv11,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("160MHz", &v.n_160mhz);
-            w.optional("20MHz", &v.n_20mhz);
-            w.optional("40MHz", &v.n_40mhz);
-            w.optional("80MHz", &v.n_80mhz);
-            w.optional("auto", &v.auto);
+            w.optional_list("160MHz", &v.n_160mhz);
+            w.optional_list("20MHz", &v.n_20mhz);
+            w.optional_list("40MHz", &v.n_40mhz);
+            w.optional_list("80MHz", &v.n_80mhz);
+            w.optional_list("auto", &v.auto);
             w.optional("indoor", &v.indoor);
             w.optional("outdoor", &v.outdoor);
-            w.optional("320MHz", &v.n_320mhz);
+            w.optional_list("320MHz", &v.n_320mhz);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -559,14 +559,14 @@ impl<'de> serde::Deserialize<'de> for Channels6Gv11 {
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<Channels6Gv11, ruckus_one_runtime::internal::object::FieldError> {
             let value = Channels6Gv11 {
-                n_160mhz: f.optional("160MHz"),
-                n_20mhz: f.optional("20MHz"),
-                n_40mhz: f.optional("40MHz"),
-                n_80mhz: f.optional("80MHz"),
-                auto: f.optional("auto"),
+                n_160mhz: f.optional_list("160MHz"),
+                n_20mhz: f.optional_list("20MHz"),
+                n_40mhz: f.optional_list("40MHz"),
+                n_80mhz: f.optional_list("80MHz"),
+                auto: f.optional_list("auto"),
                 indoor: f.optional("indoor"),
                 outdoor: f.optional("outdoor"),
-                n_320mhz: f.optional("320MHz"),
+                n_320mhz: f.optional_list("320MHz"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -693,7 +693,7 @@ impl serde::Serialize for CliTemplateVariableBo {
             w.optional("rangeEnd", &v.range_end);
             w.optional("rangeStart", &v.range_start);
             w.optional("subMask", &v.sub_mask);
-            w.optional("switchVariables", &v.switch_variables);
+            w.optional_list("switchVariables", &v.switch_variables);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -726,7 +726,7 @@ impl<'de> serde::Deserialize<'de> for CliTemplateVariableBo {
                 range_end: f.optional("rangeEnd"),
                 range_start: f.optional("rangeStart"),
                 sub_mask: f.optional("subMask"),
-                switch_variables: f.optional("switchVariables"),
+                switch_variables: f.optional_list("switchVariables"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -845,7 +845,7 @@ impl serde::Serialize for CliTemplateVariableBoSwitchVariable {
             v: &CliTemplateVariableBoSwitchVariable,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("serialNumbers", &v.serial_numbers);
+            w.optional_list("serialNumbers", &v.serial_numbers);
             w.optional("value", &v.value);
             w.rest(&v.additional_fields);
         }
@@ -871,7 +871,7 @@ impl<'de> serde::Deserialize<'de> for CliTemplateVariableBoSwitchVariable {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = CliTemplateVariableBoSwitchVariable {
-                serial_numbers: f.optional("serialNumbers"),
+                serial_numbers: f.optional_list("serialNumbers"),
                 value: f.optional("value"),
                 additional_fields: f.rest(),
             };
@@ -1547,7 +1547,7 @@ impl serde::Serialize for ConfigurationErrorBody {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("requestId", &v.request_id);
-            w.optional("errors", &v.errors);
+            w.optional_list("errors", &v.errors);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -1567,7 +1567,7 @@ impl<'de> serde::Deserialize<'de> for ConfigurationErrorBody {
         > {
             let value = ConfigurationErrorBody {
                 request_id: f.optional("requestId"),
-                errors: f.optional("errors"),
+                errors: f.optional_list("errors"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1652,7 +1652,7 @@ impl serde::Serialize for ConfigurationHistoryInfoView {
             w.optional("clis", &v.clis);
             w.optional("numberOfErrors", &v.number_of_errors);
             w.optional("transactionId", &v.transaction_id);
-            w.optional("dispatchFailedReason", &v.dispatch_failed_reason);
+            w.optional_list("dispatchFailedReason", &v.dispatch_failed_reason);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -1687,7 +1687,7 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryInfoView {
                 clis: f.optional("clis"),
                 number_of_errors: f.optional("numberOfErrors"),
                 transaction_id: f.optional("transactionId"),
-                dispatch_failed_reason: f.optional("dispatchFailedReason"),
+                dispatch_failed_reason: f.optional_list("dispatchFailedReason"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2170,7 +2170,7 @@ impl serde::Serialize for ConfigurationHistoryView {
         ) {
             w.optional("id", &v.id);
             w.optional("totalCount", &v.total_count);
-            w.optional("list", &v.list);
+            w.optional_list("list", &v.list);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -2194,7 +2194,7 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryView {
             let value = ConfigurationHistoryView {
                 id: f.optional("id"),
                 total_count: f.optional("totalCount"),
-                list: f.optional("list"),
+                list: f.optional_list("list"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2432,7 +2432,7 @@ impl serde::Serialize for DevicePolicy {
             w.optional("description", &v.description);
             w.optional("id", &v.id);
             w.field("name", &v.name);
-            w.optional("rules", &v.rules);
+            w.optional_list("rules", &v.rules);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -2455,7 +2455,7 @@ impl<'de> serde::Deserialize<'de> for DevicePolicy {
                 description: f.optional("description"),
                 id: f.optional("id"),
                 name: f.required("name")?,
-                rules: f.optional("rules"),
+                rules: f.optional_list("rules"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -3073,7 +3073,7 @@ impl serde::Serialize for DeviceRequestView {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("deviceRequestAction", &v.device_request_action);
-            w.optional("switchIdList", &v.switch_id_list);
+            w.optional_list("switchIdList", &v.switch_id_list);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -3094,7 +3094,7 @@ impl<'de> serde::Deserialize<'de> for DeviceRequestView {
         > {
             let value = DeviceRequestView {
                 device_request_action: f.optional("deviceRequestAction"),
-                switch_id_list: f.optional("switchIdList"),
+                switch_id_list: f.optional_list("switchIdList"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -3229,7 +3229,7 @@ impl serde::Serialize for DhcpConfigServiceProfile {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("dhcpMode", &v.dhcp_mode);
-            w.field("dhcpPools", &v.dhcp_pools);
+            w.list("dhcpPools", &v.dhcp_pools);
             w.optional("id", &v.id);
             w.field("serviceName", &v.service_name);
             w.rest(&v.additional_fields);
@@ -3257,7 +3257,7 @@ impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfile {
         > {
             let value = DhcpConfigServiceProfile {
                 dhcp_mode: f.optional("dhcpMode"),
-                dhcp_pools: f.required("dhcpPools")?,
+                dhcp_pools: f.required_list("dhcpPools")?,
                 id: f.optional("id"),
                 service_name: f.required("serviceName")?,
                 additional_fields: f.rest(),
@@ -3334,8 +3334,8 @@ impl serde::Serialize for DhcpConfigServiceProfileQueryData {
         ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
-            w.optional("dhcpPools", &v.dhcp_pools);
-            w.optional("venueIds", &v.venue_ids);
+            w.optional_list("dhcpPools", &v.dhcp_pools);
+            w.optional_list("venueIds", &v.venue_ids);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -3362,8 +3362,8 @@ impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfileQueryData {
             let value = DhcpConfigServiceProfileQueryData {
                 id: f.optional("id"),
                 name: f.optional("name"),
-                dhcp_pools: f.optional("dhcpPools"),
-                venue_ids: f.optional("venueIds"),
+                dhcp_pools: f.optional_list("dhcpPools"),
+                venue_ids: f.optional_list("venueIds"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -4120,7 +4120,7 @@ impl serde::Serialize for DhcpOption82SubOption1Customization {
             v: &DhcpOption82SubOption1Customization,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.field("attributes", &v.attributes);
+            w.list("attributes", &v.attributes);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -4142,7 +4142,7 @@ impl<'de> serde::Deserialize<'de> for DhcpOption82SubOption1Customization {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = DhcpOption82SubOption1Customization {
-                attributes: f.required("attributes")?,
+                attributes: f.required_list("attributes")?,
                 additional_fields: f.rest(),
             };
             Ok(value)
@@ -4759,7 +4759,7 @@ impl serde::Serialize for DhcpServerView {
             w.optional("leaseDays", &v.lease_days);
             w.optional("leaseHrs", &v.lease_hrs);
             w.optional("leaseMins", &v.lease_mins);
-            w.optional("dhcpOptions", &v.dhcp_options);
+            w.optional_list("dhcpOptions", &v.dhcp_options);
             w.optional("subnetAddress", &v.subnet_address);
             w.optional("subnetMask", &v.subnet_mask);
             w.rest(&v.additional_fields);
@@ -4786,7 +4786,7 @@ impl<'de> serde::Deserialize<'de> for DhcpServerView {
                 lease_days: f.optional("leaseDays"),
                 lease_hrs: f.optional("leaseHrs"),
                 lease_mins: f.optional("leaseMins"),
-                dhcp_options: f.optional("dhcpOptions"),
+                dhcp_options: f.optional_list("dhcpOptions"),
                 subnet_address: f.optional("subnetAddress"),
                 subnet_mask: f.optional("subnetMask"),
                 additional_fields: f.rest(),
@@ -4899,7 +4899,7 @@ impl serde::Serialize for DhcpServiceAp {
             v: &DhcpServiceAp,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("dhcpIps", &v.dhcp_ips);
+            w.optional_list("dhcpIps", &v.dhcp_ips);
             w.field("role", &v.role);
             w.field("serialNumber", &v.serial_number);
             w.rest(&v.additional_fields);
@@ -4918,7 +4918,7 @@ impl<'de> serde::Deserialize<'de> for DhcpServiceAp {
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<DhcpServiceAp, ruckus_one_runtime::internal::object::FieldError> {
             let value = DhcpServiceAp {
-                dhcp_ips: f.optional("dhcpIps"),
+                dhcp_ips: f.optional_list("dhcpIps"),
                 role: f.optional("role"),
                 serial_number: f.required("serialNumber")?,
                 additional_fields: f.rest(),
@@ -5072,7 +5072,7 @@ pub struct DnsProxy {
 impl serde::Serialize for DnsProxy {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &DnsProxy, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("dnsProxyRules", &v.dns_proxy_rules);
+            w.optional_list("dnsProxyRules", &v.dns_proxy_rules);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -5089,7 +5089,7 @@ impl<'de> serde::Deserialize<'de> for DnsProxy {
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<DnsProxy, ruckus_one_runtime::internal::object::FieldError> {
             let value = DnsProxy {
-                dns_proxy_rules: f.optional("dnsProxyRules"),
+                dns_proxy_rules: f.optional_list("dnsProxyRules"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -5139,7 +5139,7 @@ impl serde::Serialize for DnsProxyRule {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("domainName", &v.domain_name);
-            w.field("ipList", &v.ip_list);
+            w.list("ipList", &v.ip_list);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -5157,7 +5157,7 @@ impl<'de> serde::Deserialize<'de> for DnsProxyRule {
         ) -> Result<DnsProxyRule, ruckus_one_runtime::internal::object::FieldError> {
             let value = DnsProxyRule {
                 domain_name: f.required("domainName")?,
-                ip_list: f.required("ipList")?,
+                ip_list: f.required_list("ipList")?,
                 additional_fields: f.rest(),
             };
             Ok(value)
@@ -5294,7 +5294,7 @@ impl serde::Serialize for DownLink {
             w.optional("apGroupName", &v.ap_group_name);
             w.optional("wlanGroup24GId", &v.wlan_group24g_id);
             w.optional("wlanGroup5GId", &v.wlan_group5g_id);
-            w.optional("wlanGroups", &v.wlan_groups);
+            w.optional_list("wlanGroups", &v.wlan_groups);
             w.optional("configStatus", &v.config_status);
             w.optional("connectionStatus", &v.connection_status);
             w.optional("deviceStatus", &v.device_status);
@@ -5304,13 +5304,13 @@ impl serde::Serialize for DownLink {
             w.optional("externalPort", &v.external_port);
             w.optional("apMac", &v.ap_mac);
             w.optional("apStatusData", &v.ap_status_data);
-            w.optional("uplink", &v.uplink);
-            w.optional("downlink.downMac", &v.downlink_down_mac);
-            w.optional("downlink.rssi", &v.downlink_rssi);
-            w.optional("downlink.type", &v.downlink_type);
+            w.optional_list("uplink", &v.uplink);
+            w.optional_list("downlink.downMac", &v.downlink_down_mac);
+            w.optional_list("downlink.rssi", &v.downlink_rssi);
+            w.optional_list("downlink.type", &v.downlink_type);
             w.optional("uplink.upMac", &v.uplink_up_mac);
             w.optional("uplink.rssi", &v.uplink_rssi);
-            w.optional("uplink.type", &v.uplink_type);
+            w.optional_list("uplink.type", &v.uplink_type);
             w.optional("meshRole", &v.mesh_role);
             w.optional("hops", &v.hops);
             w.optional("deviceGroupId", &v.device_group_id);
@@ -5337,9 +5337,9 @@ impl serde::Serialize for DownLink {
             w.optional("geolocationSource", &v.geolocation_source);
             w.optional("apRadioDeploy", &v.ap_radio_deploy);
             w.optional("reboot", &v.reboot);
-            w.optional("apNeighborMacs", &v.ap_neighbor_macs);
-            w.optional("apNeighborRssis", &v.ap_neighbor_rssis);
-            w.optional("neighbors", &v.neighbors);
+            w.optional_list("apNeighborMacs", &v.ap_neighbor_macs);
+            w.optional_list("apNeighborRssis", &v.ap_neighbor_rssis);
+            w.optional_list("neighbors", &v.neighbors);
             w.optional("txFrames", &v.tx_frames);
             w.optional("rssi", &v.rssi);
             w.optional("rxBytes", &v.rx_bytes);
@@ -5381,7 +5381,7 @@ impl<'de> serde::Deserialize<'de> for DownLink {
                 ap_group_name: f.optional("apGroupName"),
                 wlan_group24g_id: f.optional("wlanGroup24GId"),
                 wlan_group5g_id: f.optional("wlanGroup5GId"),
-                wlan_groups: f.optional("wlanGroups"),
+                wlan_groups: f.optional_list("wlanGroups"),
                 config_status: f.optional("configStatus"),
                 connection_status: f.optional("connectionStatus"),
                 device_status: f.optional("deviceStatus"),
@@ -5391,13 +5391,13 @@ impl<'de> serde::Deserialize<'de> for DownLink {
                 external_port: f.optional("externalPort"),
                 ap_mac: f.optional("apMac"),
                 ap_status_data: f.optional("apStatusData"),
-                uplink: f.optional("uplink"),
-                downlink_down_mac: f.optional("downlink.downMac"),
-                downlink_rssi: f.optional("downlink.rssi"),
-                downlink_type: f.optional("downlink.type"),
+                uplink: f.optional_list("uplink"),
+                downlink_down_mac: f.optional_list("downlink.downMac"),
+                downlink_rssi: f.optional_list("downlink.rssi"),
+                downlink_type: f.optional_list("downlink.type"),
                 uplink_up_mac: f.optional("uplink.upMac"),
                 uplink_rssi: f.optional("uplink.rssi"),
-                uplink_type: f.optional("uplink.type"),
+                uplink_type: f.optional_list("uplink.type"),
                 mesh_role: f.optional("meshRole"),
                 hops: f.optional("hops"),
                 device_group_id: f.optional("deviceGroupId"),
@@ -5424,9 +5424,9 @@ impl<'de> serde::Deserialize<'de> for DownLink {
                 geolocation_source: f.optional("geolocationSource"),
                 ap_radio_deploy: f.optional("apRadioDeploy"),
                 reboot: f.optional("reboot"),
-                ap_neighbor_macs: f.optional("apNeighborMacs"),
-                ap_neighbor_rssis: f.optional("apNeighborRssis"),
-                neighbors: f.optional("neighbors"),
+                ap_neighbor_macs: f.optional_list("apNeighborMacs"),
+                ap_neighbor_rssis: f.optional_list("apNeighborRssis"),
+                neighbors: f.optional_list("neighbors"),
                 tx_frames: f.optional("txFrames"),
                 rssi: f.optional("rssi"),
                 rx_bytes: f.optional("rxBytes"),
@@ -6861,7 +6861,7 @@ impl serde::Serialize for DpskWifiNetwork {
             w.field("wlan", &v.wlan);
             w.optional("dpskServiceProfileId", &v.dpsk_service_profile_id);
             w.optional("tenantId", &v.tenant_id);
-            w.optional("venues", &v.venues);
+            w.optional_list("venues", &v.venues);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -6885,7 +6885,7 @@ impl<'de> serde::Deserialize<'de> for DpskWifiNetwork {
                 wlan: f.required("wlan")?,
                 dpsk_service_profile_id: f.optional("dpskServiceProfileId"),
                 tenant_id: f.optional("tenantId"),
-                venues: f.optional("venues"),
+                venues: f.optional_list("venues"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -7345,22 +7345,22 @@ impl serde::Serialize for DynamicQueryPayload {
             v: &DynamicQueryPayload,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("multiSortFields", &v.multi_sort_fields);
-            w.optional("matchFields", &v.match_fields);
+            w.optional_list("multiSortFields", &v.multi_sort_fields);
+            w.optional_list("matchFields", &v.match_fields);
             w.optional("rangeFilter", &v.range_filter);
             w.optional("rangeDateFilter", &v.range_date_filter);
-            w.optional("mustNotMatchField", &v.must_not_match_field);
+            w.optional_list("mustNotMatchField", &v.must_not_match_field);
             w.optional("sortField", &v.sort_field);
             w.optional("sortOrder", &v.sort_order);
             w.optional("page", &v.page);
             w.optional("pageByDate", &v.page_by_date);
             w.optional("pageSize", &v.page_size);
-            w.optional("fields", &v.fields);
-            w.optional("searchTargetFields", &v.search_target_fields);
+            w.optional_list("fields", &v.fields);
+            w.optional_list("searchTargetFields", &v.search_target_fields);
             w.optional("searchString", &v.search_string);
             w.optional("filters", &v.filters);
-            w.optional("mustHaveFields", &v.must_have_fields);
-            w.optional("mustNotHaveFields", &v.must_not_have_fields);
+            w.optional_list("mustHaveFields", &v.must_have_fields);
+            w.optional_list("mustNotHaveFields", &v.must_not_have_fields);
             w.optional("termField", &v.term_field);
             w.optional("terms", &v.terms);
             w.optional("exists", &v.exists);
@@ -7394,22 +7394,22 @@ impl<'de> serde::Deserialize<'de> for DynamicQueryPayload {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = DynamicQueryPayload {
-                multi_sort_fields: f.optional("multiSortFields"),
-                match_fields: f.optional("matchFields"),
+                multi_sort_fields: f.optional_list("multiSortFields"),
+                match_fields: f.optional_list("matchFields"),
                 range_filter: f.optional("rangeFilter"),
                 range_date_filter: f.optional("rangeDateFilter"),
-                must_not_match_field: f.optional("mustNotMatchField"),
+                must_not_match_field: f.optional_list("mustNotMatchField"),
                 sort_field: f.optional("sortField"),
                 sort_order: f.optional("sortOrder"),
                 page: f.optional("page"),
                 page_by_date: f.optional("pageByDate"),
                 page_size: f.optional("pageSize"),
-                fields: f.optional("fields"),
-                search_target_fields: f.optional("searchTargetFields"),
+                fields: f.optional_list("fields"),
+                search_target_fields: f.optional_list("searchTargetFields"),
                 search_string: f.optional("searchString"),
                 filters: f.optional("filters"),
-                must_have_fields: f.optional("mustHaveFields"),
-                must_not_have_fields: f.optional("mustNotHaveFields"),
+                must_have_fields: f.optional_list("mustHaveFields"),
+                must_not_have_fields: f.optional_list("mustNotHaveFields"),
                 term_field: f.optional("termField"),
                 terms: f.optional("terms"),
                 exists: f.optional("exists"),
@@ -8251,8 +8251,8 @@ impl serde::Serialize for EthernetPortProfileQueryData {
         ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
-            w.optional("venueIds", &v.venue_ids);
-            w.optional("apSerialNumbers", &v.ap_serial_numbers);
+            w.optional_list("venueIds", &v.venue_ids);
+            w.optional_list("apSerialNumbers", &v.ap_serial_numbers);
             w.optional("type", &v.type_);
             w.optional("untagId", &v.untag_id);
             w.optional("vlanMembers", &v.vlan_members);
@@ -8261,8 +8261,8 @@ impl serde::Serialize for EthernetPortProfileQueryData {
             w.optional("authType", &v.auth_type);
             w.optional("authRadiusId", &v.auth_radius_id);
             w.optional("accountingRadiusId", &v.accounting_radius_id);
-            w.optional("venueActivations", &v.venue_activations);
-            w.optional("apActivations", &v.ap_activations);
+            w.optional_list("venueActivations", &v.venue_activations);
+            w.optional_list("apActivations", &v.ap_activations);
             w.optional("vni", &v.vni);
             w.optional(
                 "SupplicantAuthenticationOptions",
@@ -8299,8 +8299,8 @@ impl<'de> serde::Deserialize<'de> for EthernetPortProfileQueryData {
             let value = EthernetPortProfileQueryData {
                 id: f.optional("id"),
                 name: f.optional("name"),
-                venue_ids: f.optional("venueIds"),
-                ap_serial_numbers: f.optional("apSerialNumbers"),
+                venue_ids: f.optional_list("venueIds"),
+                ap_serial_numbers: f.optional_list("apSerialNumbers"),
                 type_: f.optional("type"),
                 untag_id: f.optional("untagId"),
                 vlan_members: f.optional("vlanMembers"),
@@ -8309,8 +8309,8 @@ impl<'de> serde::Deserialize<'de> for EthernetPortProfileQueryData {
                 auth_type: f.optional("authType"),
                 auth_radius_id: f.optional("authRadiusId"),
                 accounting_radius_id: f.optional("accountingRadiusId"),
-                venue_activations: f.optional("venueActivations"),
-                ap_activations: f.optional("apActivations"),
+                venue_activations: f.optional_list("venueActivations"),
+                ap_activations: f.optional_list("apActivations"),
                 vni: f.optional("vni"),
                 supplicant_authentication_options: f
                     .optional("SupplicantAuthenticationOptions"),

@@ -657,7 +657,7 @@ impl serde::Serialize for GuestWifiNetwork {
             w.field("guestPortal", &v.guest_portal);
             w.field("wlan", &v.wlan);
             w.optional("tenantId", &v.tenant_id);
-            w.optional("venues", &v.venues);
+            w.optional_list("venues", &v.venues);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -681,7 +681,7 @@ impl<'de> serde::Deserialize<'de> for GuestWifiNetwork {
                 guest_portal: f.required("guestPortal")?,
                 wlan: f.required("wlan")?,
                 tenant_id: f.optional("tenantId"),
-                venues: f.optional("venues"),
+                venues: f.optional_list("venues"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -805,12 +805,12 @@ impl serde::Serialize for GuestWifiPortal {
             w.optional("maxDevices", &v.max_devices);
             w.optional("redirectUrl", &v.redirect_url);
             w.optional("smsPasswordDuration", &v.sms_password_duration);
-            w.optional("socialDomains", &v.social_domains);
+            w.optional_list("socialDomains", &v.social_domains);
             w.optional("socialEmails", &v.social_emails);
             w.optional("socialIdentities", &v.social_identities);
             w.optional("userSessionGracePeriod", &v.user_session_grace_period);
             w.optional("userSessionTimeout", &v.user_session_timeout);
-            w.optional("walledGardens", &v.walled_gardens);
+            w.optional_list("walledGardens", &v.walled_gardens);
             w.optional("wisprPage", &v.wispr_page);
             w.rest(&v.additional_fields);
         }
@@ -842,12 +842,12 @@ impl<'de> serde::Deserialize<'de> for GuestWifiPortal {
                 max_devices: f.optional("maxDevices"),
                 redirect_url: f.optional("redirectUrl"),
                 sms_password_duration: f.optional("smsPasswordDuration"),
-                social_domains: f.optional("socialDomains"),
+                social_domains: f.optional_list("socialDomains"),
                 social_emails: f.optional("socialEmails"),
                 social_identities: f.optional("socialIdentities"),
                 user_session_grace_period: f.optional("userSessionGracePeriod"),
                 user_session_timeout: f.optional("userSessionTimeout"),
-                walled_gardens: f.optional("walledGardens"),
+                walled_gardens: f.optional_list("walledGardens"),
                 wispr_page: f.optional("wisprPage"),
                 additional_fields: f.rest(),
             };
@@ -1388,8 +1388,8 @@ impl serde::Serialize for HostGuestConfig {
             v: &HostGuestConfig,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("hostDomains", &v.host_domains);
-            w.field("hostDurationChoices", &v.host_duration_choices);
+            w.optional_list("hostDomains", &v.host_domains);
+            w.list("hostDurationChoices", &v.host_duration_choices);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -1406,8 +1406,8 @@ impl<'de> serde::Deserialize<'de> for HostGuestConfig {
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<HostGuestConfig, ruckus_one_runtime::internal::object::FieldError> {
             let value = HostGuestConfig {
-                host_domains: f.optional("hostDomains"),
-                host_duration_choices: f.required("hostDurationChoices")?,
+                host_domains: f.optional_list("hostDomains"),
+                host_duration_choices: f.required_list("hostDurationChoices")?,
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2295,7 +2295,7 @@ impl serde::Serialize for IcxSwitchView {
             w.optional("igmpSnooping", &v.igmp_snooping);
             w.optional("jumboMode", &v.jumbo_mode);
             w.optional("spanningTreePriority", &v.spanning_tree_priority);
-            w.optional("stackMembers", &v.stack_members);
+            w.optional_list("stackMembers", &v.stack_members);
             w.optional("ipAddressInterfaceType", &v.ip_address_interface_type);
             w.optional("ipAddressInterface", &v.ip_address_interface);
             w.optional("ipAddressType", &v.ip_address_type);
@@ -2331,7 +2331,7 @@ impl<'de> serde::Deserialize<'de> for IcxSwitchView {
                 igmp_snooping: f.optional("igmpSnooping"),
                 jumbo_mode: f.optional("jumboMode"),
                 spanning_tree_priority: f.optional("spanningTreePriority"),
-                stack_members: f.optional("stackMembers"),
+                stack_members: f.optional_list("stackMembers"),
                 ip_address_interface_type: f.optional("ipAddressInterfaceType"),
                 ip_address_interface: f.optional("ipAddressInterface"),
                 ip_address_type: f.optional("ipAddressType"),
@@ -2706,7 +2706,7 @@ impl serde::Serialize for IdentityErrorBody {
             w.optional("timestamp", &v.timestamp);
             w.optional("message", &v.message);
             w.optional("debugMessage", &v.debug_message);
-            w.optional("subErrors", &v.sub_errors);
+            w.optional_list("subErrors", &v.sub_errors);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -2729,7 +2729,7 @@ impl<'de> serde::Deserialize<'de> for IdentityErrorBody {
                 timestamp: f.optional("timestamp"),
                 message: f.optional("message"),
                 debug_message: f.optional("debugMessage"),
-                sub_errors: f.optional("subErrors"),
+                sub_errors: f.optional_list("subErrors"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2857,7 +2857,7 @@ impl serde::Serialize for IdentityServicePage {
             v: &IdentityServicePage,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("content", &v.content);
+            w.optional_list("content", &v.content);
             w.optional("totalElements", &v.total_elements);
             w.optional("totalPages", &v.total_pages);
             w.optional("size", &v.size);
@@ -2893,7 +2893,7 @@ impl<'de> serde::Deserialize<'de> for IdentityServicePage {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = IdentityServicePage {
-                content: f.optional("content"),
+                content: f.optional_list("content"),
                 total_elements: f.optional("totalElements"),
                 total_pages: f.optional("totalPages"),
                 size: f.optional("size"),
@@ -3139,10 +3139,10 @@ impl serde::Serialize for IncompatibleWifiFeature {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("featureName", &v.feature_name);
-            w.optional("incompatibleDevices", &v.incompatible_devices);
+            w.optional_list("incompatibleDevices", &v.incompatible_devices);
             w.optional("featureLevel", &v.feature_level);
             w.optional("featureType", &v.feature_type);
-            w.optional("requirements", &v.requirements);
+            w.optional_list("requirements", &v.requirements);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -3163,10 +3163,10 @@ impl<'de> serde::Deserialize<'de> for IncompatibleWifiFeature {
         > {
             let value = IncompatibleWifiFeature {
                 feature_name: f.optional("featureName"),
-                incompatible_devices: f.optional("incompatibleDevices"),
+                incompatible_devices: f.optional_list("incompatibleDevices"),
                 feature_level: f.optional("featureLevel"),
                 feature_type: f.optional("featureType"),
-                requirements: f.optional("requirements"),
+                requirements: f.optional_list("requirements"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -3247,7 +3247,7 @@ impl serde::Serialize for IncompatibleWifiFeatureRequirement {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("firmware", &v.firmware);
-            w.optional("models", &v.models);
+            w.optional_list("models", &v.models);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -3268,7 +3268,7 @@ impl<'de> serde::Deserialize<'de> for IncompatibleWifiFeatureRequirement {
         > {
             let value = IncompatibleWifiFeatureRequirement {
                 firmware: f.optional("firmware"),
-                models: f.optional("models"),
+                models: f.optional_list("models"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -3402,7 +3402,7 @@ impl serde::Serialize for L2AclPolicy {
             w.optional("access", &v.access);
             w.optional("description", &v.description);
             w.optional("id", &v.id);
-            w.field("macAddresses", &v.mac_addresses);
+            w.list("macAddresses", &v.mac_addresses);
             w.field("name", &v.name);
             w.rest(&v.additional_fields);
         }
@@ -3425,7 +3425,7 @@ impl<'de> serde::Deserialize<'de> for L2AclPolicy {
                 access: f.optional("access"),
                 description: f.optional("description"),
                 id: f.optional("id"),
-                mac_addresses: f.required("macAddresses")?,
+                mac_addresses: f.required_list("macAddresses")?,
                 name: f.required("name")?,
                 additional_fields: f.rest(),
             };
@@ -3502,7 +3502,7 @@ impl serde::Serialize for L2AclPolicyQueryData {
             w.optional("name", &v.name);
             w.optional("description", &v.description);
             w.optional("macAddressCount", &v.mac_address_count);
-            w.optional("wifiNetworkIds", &v.wifi_network_ids);
+            w.optional_list("wifiNetworkIds", &v.wifi_network_ids);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -3528,7 +3528,7 @@ impl<'de> serde::Deserialize<'de> for L2AclPolicyQueryData {
                 name: f.optional("name"),
                 description: f.optional("description"),
                 mac_address_count: f.optional("macAddressCount"),
-                wifi_network_ids: f.optional("wifiNetworkIds"),
+                wifi_network_ids: f.optional_list("wifiNetworkIds"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -3615,7 +3615,7 @@ impl serde::Serialize for L3AclPolicy {
             w.optional("defaultAccess", &v.default_access);
             w.optional("description", &v.description);
             w.optional("id", &v.id);
-            w.optional("l3Rules", &v.l3_rules);
+            w.optional_list("l3Rules", &v.l3_rules);
             w.field("name", &v.name);
             w.rest(&v.additional_fields);
         }
@@ -3638,7 +3638,7 @@ impl<'de> serde::Deserialize<'de> for L3AclPolicy {
                 default_access: f.optional("defaultAccess"),
                 description: f.optional("description"),
                 id: f.optional("id"),
-                l3_rules: f.optional("l3Rules"),
+                l3_rules: f.optional_list("l3Rules"),
                 name: f.required("name")?,
                 additional_fields: f.rest(),
             };
@@ -3723,7 +3723,7 @@ impl serde::Serialize for L3AclPolicyQueryData {
             w.optional("name", &v.name);
             w.optional("description", &v.description);
             w.optional("rules", &v.rules);
-            w.optional("wifiNetworkIds", &v.wifi_network_ids);
+            w.optional_list("wifiNetworkIds", &v.wifi_network_ids);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -3749,7 +3749,7 @@ impl<'de> serde::Deserialize<'de> for L3AclPolicyQueryData {
                 name: f.optional("name"),
                 description: f.optional("description"),
                 rules: f.optional("rules"),
-                wifi_network_ids: f.optional("wifiNetworkIds"),
+                wifi_network_ids: f.optional_list("wifiNetworkIds"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -4763,8 +4763,8 @@ impl serde::Serialize for LteBandLockChannel {
             v: &LteBandLockChannel,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("band3G", &v.band3g);
-            w.optional("band4G", &v.band4g);
+            w.optional_list("band3G", &v.band3g);
+            w.optional_list("band4G", &v.band4g);
             w.field("region", &v.region);
             w.rest(&v.additional_fields);
         }
@@ -4787,8 +4787,8 @@ impl<'de> serde::Deserialize<'de> for LteBandLockChannel {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = LteBandLockChannel {
-                band3g: f.optional("band3G"),
-                band4g: f.optional("band4G"),
+                band3g: f.optional_list("band3G"),
+                band4g: f.optional_list("band4G"),
                 region: f.optional("region"),
                 additional_fields: f.rest(),
             };
@@ -5229,11 +5229,11 @@ impl serde::Serialize for MulticastDnsFencingRule {
         ) {
             w.optional("customMappingEnabled", &v.custom_mapping_enabled);
             w.optional("customServiceName", &v.custom_service_name);
-            w.optional("customStrings", &v.custom_strings);
+            w.optional_list("customStrings", &v.custom_strings);
             w.optional("description", &v.description);
             w.field("service", &v.service);
             w.optional("wiredEnabled", &v.wired_enabled);
-            w.optional("wiredRules", &v.wired_rules);
+            w.optional_list("wiredRules", &v.wired_rules);
             w.optional("wirelessEnabled", &v.wireless_enabled);
             w.optional("wirelessRule", &v.wireless_rule);
             w.rest(&v.additional_fields);
@@ -5259,11 +5259,11 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsFencingRule {
             let value = MulticastDnsFencingRule {
                 custom_mapping_enabled: f.optional("customMappingEnabled"),
                 custom_service_name: f.optional("customServiceName"),
-                custom_strings: f.optional("customStrings"),
+                custom_strings: f.optional_list("customStrings"),
                 description: f.optional("description"),
                 service: f.optional("service"),
                 wired_enabled: f.optional("wiredEnabled"),
-                wired_rules: f.optional("wiredRules"),
+                wired_rules: f.optional_list("wiredRules"),
                 wireless_enabled: f.optional("wirelessEnabled"),
                 wireless_rule: f.optional("wirelessRule"),
                 additional_fields: f.rest(),
@@ -5377,7 +5377,7 @@ impl serde::Serialize for MulticastDnsFencingWiredRule {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("closestApMac", &v.closest_ap_mac);
-            w.field("deviceMacAddresses", &v.device_mac_addresses);
+            w.list("deviceMacAddresses", &v.device_mac_addresses);
             w.optional("fencingRange", &v.fencing_range);
             w.field("name", &v.name);
             w.rest(&v.additional_fields);
@@ -5402,7 +5402,7 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsFencingWiredRule {
         > {
             let value = MulticastDnsFencingWiredRule {
                 closest_ap_mac: f.required("closestApMac")?,
-                device_mac_addresses: f.required("deviceMacAddresses")?,
+                device_mac_addresses: f.required_list("deviceMacAddresses")?,
                 fencing_range: f.optional("fencingRange"),
                 name: f.required("name")?,
                 additional_fields: f.rest(),
@@ -6152,7 +6152,7 @@ impl serde::Serialize for NetworkHotspot20Settings {
         ) {
             w.optional("accessNetworkType", &v.access_network_type);
             w.optional("allowInternetAccess", &v.allow_internet_access);
-            w.optional("connectionCapabilities", &v.connection_capabilities);
+            w.optional_list("connectionCapabilities", &v.connection_capabilities);
             w.optional("ipv4AddressType", &v.ipv4_address_type);
             w.rest(&v.additional_fields);
         }
@@ -6175,7 +6175,7 @@ impl<'de> serde::Deserialize<'de> for NetworkHotspot20Settings {
             let value = NetworkHotspot20Settings {
                 access_network_type: f.optional("accessNetworkType"),
                 allow_internet_access: f.optional("allowInternetAccess"),
-                connection_capabilities: f.optional("connectionCapabilities"),
+                connection_capabilities: f.optional_list("connectionCapabilities"),
                 ipv4_address_type: f.optional("ipv4AddressType"),
                 additional_fields: f.rest(),
             };
@@ -6706,7 +6706,7 @@ impl serde::Serialize for OpenWifiNetwork {
             w.optional("isOweMaster", &v.is_owe_master);
             w.optional("owePairNetworkId", &v.owe_pair_network_id);
             w.field("wlan", &v.wlan);
-            w.optional("venues", &v.venues);
+            w.optional_list("venues", &v.venues);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -6729,7 +6729,7 @@ impl<'de> serde::Deserialize<'de> for OpenWifiNetwork {
                 is_owe_master: f.optional("isOweMaster"),
                 owe_pair_network_id: f.optional("owePairNetworkId"),
                 wlan: f.required("wlan")?,
-                venues: f.optional("venues"),
+                venues: f.optional_list("venues"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -6829,8 +6829,8 @@ impl serde::Serialize for OpenWifiNetworkVenue {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("allApGroupsRadio", &v.all_ap_groups_radio);
-            w.optional("allApGroupsRadioTypes", &v.all_ap_groups_radio_types);
-            w.optional("apGroups", &v.ap_groups);
+            w.optional_list("allApGroupsRadioTypes", &v.all_ap_groups_radio_types);
+            w.optional_list("apGroups", &v.ap_groups);
             w.optional("dual5gEnabled", &v.dual5g_enabled);
             w.optional("id", &v.id);
             w.optional("isAllApGroups", &v.is_all_ap_groups);
@@ -6859,8 +6859,8 @@ impl<'de> serde::Deserialize<'de> for OpenWifiNetworkVenue {
         > {
             let value = OpenWifiNetworkVenue {
                 all_ap_groups_radio: f.optional("allApGroupsRadio"),
-                all_ap_groups_radio_types: f.optional("allApGroupsRadioTypes"),
-                ap_groups: f.optional("apGroups"),
+                all_ap_groups_radio_types: f.optional_list("allApGroupsRadioTypes"),
+                ap_groups: f.optional_list("apGroups"),
                 dual5g_enabled: f.optional("dual5gEnabled"),
                 id: f.optional("id"),
                 is_all_ap_groups: f.optional("isAllApGroups"),
@@ -7010,7 +7010,7 @@ impl serde::Serialize for OpenWifiNetworkVenueApGroup {
             w.optional("id", &v.id);
             w.optional("isDefault", &v.is_default);
             w.optional("radio", &v.radio);
-            w.optional("radioTypes", &v.radio_types);
+            w.optional_list("radioTypes", &v.radio_types);
             w.optional("validationError", &v.validation_error);
             w.optional(
                 "validationErrorReachedMaxConnectedCaptiveNetworksLimit",
@@ -7049,7 +7049,7 @@ impl<'de> serde::Deserialize<'de> for OpenWifiNetworkVenueApGroup {
                 id: f.optional("id"),
                 is_default: f.optional("isDefault"),
                 radio: f.optional("radio"),
-                radio_types: f.optional("radioTypes"),
+                radio_types: f.optional_list("radioTypes"),
                 validation_error: f.optional("validationError"),
                 validation_error_reached_max_connected_captive_networks_limit: f
                     .optional("validationErrorReachedMaxConnectedCaptiveNetworksLimit"),
@@ -8312,8 +8312,8 @@ impl serde::Serialize for PagedResult {
         ) {
             w.optional("paging", &v.paging);
             w.optional("_links", &v.links);
-            w.optional("content", &v.content);
-            w.optional("data", &v.data);
+            w.optional_list("content", &v.content);
+            w.optional_list("data", &v.data);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -8331,8 +8331,8 @@ impl<'de> serde::Deserialize<'de> for PagedResult {
             let value = PagedResult {
                 paging: f.optional("paging"),
                 links: f.optional("_links"),
-                content: f.optional("content"),
-                data: f.optional("data"),
+                content: f.optional_list("content"),
+                data: f.optional_list("data"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -8511,7 +8511,7 @@ impl serde::Serialize for PolicyQueryData {
             w.optional("name", &v.name);
             w.optional("description", &v.description);
             w.optional("rules", &v.rules);
-            w.optional("wifiNetworkIds", &v.wifi_network_ids);
+            w.optional_list("wifiNetworkIds", &v.wifi_network_ids);
             w.optional("networksCount", &v.networks_count);
             w.optional("rulesCount", &v.rules_count);
             w.rest(&v.additional_fields);
@@ -8536,7 +8536,7 @@ impl<'de> serde::Deserialize<'de> for PolicyQueryData {
                 name: f.optional("name"),
                 description: f.optional("description"),
                 rules: f.optional("rules"),
-                wifi_network_ids: f.optional("wifiNetworkIds"),
+                wifi_network_ids: f.optional_list("wifiNetworkIds"),
                 networks_count: f.optional("networksCount"),
                 rules_count: f.optional("rulesCount"),
                 additional_fields: f.rest(),
@@ -8636,7 +8636,7 @@ impl serde::Serialize for PortProfileAndProfileMappingBo {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
-            w.optional("models", &v.models);
+            w.optional_list("models", &v.models);
             w.optional("portProfileId", &v.port_profile_id);
             w.rest(&v.additional_fields);
         }
@@ -8663,7 +8663,7 @@ impl<'de> serde::Deserialize<'de> for PortProfileAndProfileMappingBo {
         > {
             let value = PortProfileAndProfileMappingBo {
                 id: f.optional("id"),
-                models: f.optional("models"),
+                models: f.optional_list("models"),
                 port_profile_id: f.optional("portProfileId"),
                 additional_fields: f.rest(),
             };
@@ -8752,14 +8752,14 @@ impl serde::Serialize for Profile {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.optional("description", &v.description);
-            w.optional("acls", &v.acls);
+            w.optional_list("acls", &v.acls);
             w.optional("profileType", &v.profile_type);
-            w.optional("vlans", &v.vlans);
-            w.optional("voiceVlanConfigs", &v.voice_vlan_configs);
-            w.optional("trustedPorts", &v.trusted_ports);
+            w.optional_list("vlans", &v.vlans);
+            w.optional_list("voiceVlanConfigs", &v.voice_vlan_configs);
+            w.optional_list("trustedPorts", &v.trusted_ports);
             w.optional("venueCliTemplate", &v.venue_cli_template);
             w.optional("applyOnboardOnly", &v.apply_onboard_only);
-            w.optional("venues", &v.venues);
+            w.optional_list("venues", &v.venues);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -8784,14 +8784,14 @@ impl<'de> serde::Deserialize<'de> for Profile {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 description: f.optional("description"),
-                acls: f.optional("acls"),
+                acls: f.optional_list("acls"),
                 profile_type: f.optional("profileType"),
-                vlans: f.optional("vlans"),
-                voice_vlan_configs: f.optional("voiceVlanConfigs"),
-                trusted_ports: f.optional("trustedPorts"),
+                vlans: f.optional_list("vlans"),
+                voice_vlan_configs: f.optional_list("voiceVlanConfigs"),
+                trusted_ports: f.optional_list("trustedPorts"),
                 venue_cli_template: f.optional("venueCliTemplate"),
                 apply_onboard_only: f.optional("applyOnboardOnly"),
-                venues: f.optional("venues"),
+                venues: f.optional_list("venues"),
                 additional_fields: f.rest(),
             };
             f.check()?;

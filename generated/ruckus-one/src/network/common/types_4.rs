@@ -145,7 +145,7 @@ impl serde::Serialize for ProfileAclView {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.optional("aclType", &v.acl_type);
-            w.optional("aclRules", &v.acl_rules);
+            w.optional_list("aclRules", &v.acl_rules);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -170,7 +170,7 @@ impl<'de> serde::Deserialize<'de> for ProfileAclView {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 acl_type: f.optional("aclType"),
-                acl_rules: f.optional("aclRules"),
+                acl_rules: f.optional_list("aclRules"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -266,19 +266,19 @@ impl serde::Serialize for ProfileBo {
         fn fields(v: &ProfileBo, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("name", &v.name);
             w.optional("description", &v.description);
-            w.optional("venues", &v.venues);
+            w.optional_list("venues", &v.venues);
             w.optional("id", &v.id);
-            w.optional("acls", &v.acls);
+            w.optional_list("acls", &v.acls);
             w.optional("profileType", &v.profile_type);
-            w.optional("vlans", &v.vlans);
-            w.optional("voiceVlanConfigs", &v.voice_vlan_configs);
-            w.optional("trustedPorts", &v.trusted_ports);
+            w.optional_list("vlans", &v.vlans);
+            w.optional_list("voiceVlanConfigs", &v.voice_vlan_configs);
+            w.optional_list("trustedPorts", &v.trusted_ports);
             w.optional("venueCliTemplate", &v.venue_cli_template);
             w.optional("isTemplate", &v.is_template);
             w.optional("templateId", &v.template_id);
             w.optional("templateVersion", &v.template_version);
             w.optional("applyOnboardOnly", &v.apply_onboard_only);
-            w.optional("portProfileMappings", &v.port_profile_mappings);
+            w.optional_list("portProfileMappings", &v.port_profile_mappings);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -302,19 +302,19 @@ impl<'de> serde::Deserialize<'de> for ProfileBo {
             let value = ProfileBo {
                 name: f.optional("name"),
                 description: f.optional("description"),
-                venues: f.optional("venues"),
+                venues: f.optional_list("venues"),
                 id: f.optional("id"),
-                acls: f.optional("acls"),
+                acls: f.optional_list("acls"),
                 profile_type: f.optional("profileType"),
-                vlans: f.optional("vlans"),
-                voice_vlan_configs: f.optional("voiceVlanConfigs"),
-                trusted_ports: f.optional("trustedPorts"),
+                vlans: f.optional_list("vlans"),
+                voice_vlan_configs: f.optional_list("voiceVlanConfigs"),
+                trusted_ports: f.optional_list("trustedPorts"),
                 venue_cli_template: f.optional("venueCliTemplate"),
                 is_template: f.optional("isTemplate"),
                 template_id: f.optional("templateId"),
                 template_version: f.optional("templateVersion"),
                 apply_onboard_only: f.optional("applyOnboardOnly"),
-                port_profile_mappings: f.optional("portProfileMappings"),
+                port_profile_mappings: f.optional_list("portProfileMappings"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -761,13 +761,13 @@ impl serde::Serialize for ProfileV1 {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.optional("description", &v.description);
-            w.optional("acls", &v.acls);
-            w.optional("vlans", &v.vlans);
-            w.optional("voiceVlanConfigs", &v.voice_vlan_configs);
-            w.optional("trustedPorts", &v.trusted_ports);
+            w.optional_list("acls", &v.acls);
+            w.optional_list("vlans", &v.vlans);
+            w.optional_list("voiceVlanConfigs", &v.voice_vlan_configs);
+            w.optional_list("trustedPorts", &v.trusted_ports);
             w.optional("profileType", &v.profile_type);
             w.optional("venueCliTemplate", &v.venue_cli_template);
-            w.optional("venues", &v.venues);
+            w.optional_list("venues", &v.venues);
             w.optional("venueCount", &v.venue_count);
             w.optional("templateId", &v.template_id);
             w.optional("templateVersion", &v.template_version);
@@ -796,13 +796,13 @@ impl<'de> serde::Deserialize<'de> for ProfileV1 {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 description: f.optional("description"),
-                acls: f.optional("acls"),
-                vlans: f.optional("vlans"),
-                voice_vlan_configs: f.optional("voiceVlanConfigs"),
-                trusted_ports: f.optional("trustedPorts"),
+                acls: f.optional_list("acls"),
+                vlans: f.optional_list("vlans"),
+                voice_vlan_configs: f.optional_list("voiceVlanConfigs"),
+                trusted_ports: f.optional_list("trustedPorts"),
                 profile_type: f.optional("profileType"),
                 venue_cli_template: f.optional("venueCliTemplate"),
-                venues: f.optional("venues"),
+                venues: f.optional_list("venues"),
                 venue_count: f.optional("venueCount"),
                 template_id: f.optional("templateId"),
                 template_version: f.optional("templateVersion"),
@@ -971,13 +971,13 @@ impl serde::Serialize for ProfileView {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.optional("description", &v.description);
-            w.optional("acls", &v.acls);
+            w.optional_list("acls", &v.acls);
             w.optional("profileType", &v.profile_type);
-            w.optional("vlans", &v.vlans);
-            w.optional("voiceVlanConfigs", &v.voice_vlan_configs);
-            w.optional("trustedPorts", &v.trusted_ports);
+            w.optional_list("vlans", &v.vlans);
+            w.optional_list("voiceVlanConfigs", &v.voice_vlan_configs);
+            w.optional_list("trustedPorts", &v.trusted_ports);
             w.optional("venueCliTemplate", &v.venue_cli_template);
-            w.optional("venues", &v.venues);
+            w.optional_list("venues", &v.venues);
             w.optional("venueCount", &v.venue_count);
             w.optional("templateId", &v.template_id);
             w.optional("templateVersion", &v.template_version);
@@ -1006,13 +1006,13 @@ impl<'de> serde::Deserialize<'de> for ProfileView {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 description: f.optional("description"),
-                acls: f.optional("acls"),
+                acls: f.optional_list("acls"),
                 profile_type: f.optional("profileType"),
-                vlans: f.optional("vlans"),
-                voice_vlan_configs: f.optional("voiceVlanConfigs"),
-                trusted_ports: f.optional("trustedPorts"),
+                vlans: f.optional_list("vlans"),
+                voice_vlan_configs: f.optional_list("voiceVlanConfigs"),
+                trusted_ports: f.optional_list("trustedPorts"),
                 venue_cli_template: f.optional("venueCliTemplate"),
-                venues: f.optional("venues"),
+                venues: f.optional_list("venues"),
                 venue_count: f.optional("venueCount"),
                 template_id: f.optional("templateId"),
                 template_version: f.optional("templateVersion"),
@@ -1185,7 +1185,7 @@ impl serde::Serialize for ProfileVlanView {
             w.optional("multicastVersion", &v.multicast_version);
             w.optional("spanningTreeProtocol", &v.spanning_tree_protocol);
             w.optional("spanningTreePriority", &v.spanning_tree_priority);
-            w.optional("switchFamilyModels", &v.switch_family_models);
+            w.optional_list("switchFamilyModels", &v.switch_family_models);
             w.optional("rootBridgeFamilyId", &v.root_bridge_family_id);
             w.rest(&v.additional_fields);
         }
@@ -1217,7 +1217,7 @@ impl<'de> serde::Deserialize<'de> for ProfileVlanView {
                 multicast_version: f.optional("multicastVersion"),
                 spanning_tree_protocol: f.optional("spanningTreeProtocol"),
                 spanning_tree_priority: f.optional("spanningTreePriority"),
-                switch_family_models: f.optional("switchFamilyModels"),
+                switch_family_models: f.optional_list("switchFamilyModels"),
                 root_bridge_family_id: f.optional("rootBridgeFamilyId"),
                 additional_fields: f.rest(),
             };
@@ -1345,7 +1345,7 @@ impl serde::Serialize for PskWifiNetwork {
             w.optional("description", &v.description);
             w.field("wlan", &v.wlan);
             w.optional("tenantId", &v.tenant_id);
-            w.optional("venues", &v.venues);
+            w.optional_list("venues", &v.venues);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -1367,7 +1367,7 @@ impl<'de> serde::Deserialize<'de> for PskWifiNetwork {
                 description: f.optional("description"),
                 wlan: f.required("wlan")?,
                 tenant_id: f.optional("tenantId"),
-                venues: f.optional("venues"),
+                venues: f.optional_list("venues"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1459,8 +1459,8 @@ impl serde::Serialize for PskWifiNetworkVenue {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("allApGroupsRadio", &v.all_ap_groups_radio);
-            w.optional("allApGroupsRadioTypes", &v.all_ap_groups_radio_types);
-            w.optional("apGroups", &v.ap_groups);
+            w.optional_list("allApGroupsRadioTypes", &v.all_ap_groups_radio_types);
+            w.optional_list("apGroups", &v.ap_groups);
             w.optional("dual5gEnabled", &v.dual5g_enabled);
             w.optional("id", &v.id);
             w.optional("isAllApGroups", &v.is_all_ap_groups);
@@ -1488,8 +1488,8 @@ impl<'de> serde::Deserialize<'de> for PskWifiNetworkVenue {
         > {
             let value = PskWifiNetworkVenue {
                 all_ap_groups_radio: f.optional("allApGroupsRadio"),
-                all_ap_groups_radio_types: f.optional("allApGroupsRadioTypes"),
-                ap_groups: f.optional("apGroups"),
+                all_ap_groups_radio_types: f.optional_list("allApGroupsRadioTypes"),
+                ap_groups: f.optional_list("apGroups"),
                 dual5g_enabled: f.optional("dual5gEnabled"),
                 id: f.optional("id"),
                 is_all_ap_groups: f.optional("isAllApGroups"),
@@ -2059,7 +2059,7 @@ impl serde::Serialize for PskWifiWlanAdvancedCustomization {
             w.optional("l3AclEnable", &v.l3_acl_enable);
             w.optional("vlanPool", &v.vlan_pool);
             w.optional("wifiCallingEnabled", &v.wifi_calling_enabled);
-            w.optional("wifiCallingIds", &v.wifi_calling_ids);
+            w.optional_list("wifiCallingIds", &v.wifi_calling_ids);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -2174,7 +2174,7 @@ impl<'de> serde::Deserialize<'de> for PskWifiWlanAdvancedCustomization {
                 l3_acl_enable: f.optional("l3AclEnable"),
                 vlan_pool: f.optional("vlanPool"),
                 wifi_calling_enabled: f.optional("wifiCallingEnabled"),
-                wifi_calling_ids: f.optional("wifiCallingIds"),
+                wifi_calling_ids: f.optional_list("wifiCallingIds"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2831,7 +2831,7 @@ pub struct QosMapRule {
 impl serde::Serialize for QosMapRule {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &QosMapRule, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("dscpExceptionValues", &v.dscp_exception_values);
+            w.optional_list("dscpExceptionValues", &v.dscp_exception_values);
             w.field("dscpHigh", &v.dscp_high);
             w.field("dscpLow", &v.dscp_low);
             w.optional("enabled", &v.enabled);
@@ -2852,7 +2852,7 @@ impl<'de> serde::Deserialize<'de> for QosMapRule {
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<QosMapRule, ruckus_one_runtime::internal::object::FieldError> {
             let value = QosMapRule {
-                dscp_exception_values: f.optional("dscpExceptionValues"),
+                dscp_exception_values: f.optional_list("dscpExceptionValues"),
                 dscp_high: f.required("dscpHigh")?,
                 dscp_low: f.required("dscpLow")?,
                 enabled: f.optional("enabled"),
@@ -2913,7 +2913,7 @@ impl serde::Serialize for QosMapSetOptions {
             v: &QosMapSetOptions,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("rules", &v.rules);
+            w.optional_list("rules", &v.rules);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -2930,7 +2930,7 @@ impl<'de> serde::Deserialize<'de> for QosMapSetOptions {
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<QosMapSetOptions, ruckus_one_runtime::internal::object::FieldError> {
             let value = QosMapSetOptions {
-                rules: f.optional("rules"),
+                rules: f.optional_list("rules"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -3402,18 +3402,18 @@ impl serde::Serialize for QueryRequest {
             w.optional("sortField", &v.sort_field);
             w.optional("sortOrder", &v.sort_order);
             w.optional("searchString", &v.search_string);
-            w.optional("searchTargetFields", &v.search_target_fields);
+            w.optional_list("searchTargetFields", &v.search_target_fields);
             w.optional("filters", &v.filters);
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("sortByCountField", &v.sort_by_count_field);
-            w.optional("multiSortFields", &v.multi_sort_fields);
-            w.optional("matchFields", &v.match_fields);
+            w.optional_list("multiSortFields", &v.multi_sort_fields);
+            w.optional_list("matchFields", &v.match_fields);
             w.optional("rangeFilter", &v.range_filter);
             w.optional("rangeDateFilter", &v.range_date_filter);
-            w.optional("mustNotMatchField", &v.must_not_match_field);
+            w.optional_list("mustNotMatchField", &v.must_not_match_field);
             w.optional("pageByDate", &v.page_by_date);
-            w.optional("mustHaveFields", &v.must_have_fields);
-            w.optional("mustNotHaveFields", &v.must_not_have_fields);
+            w.optional_list("mustHaveFields", &v.must_have_fields);
+            w.optional_list("mustNotHaveFields", &v.must_not_have_fields);
             w.optional("termField", &v.term_field);
             w.optional("terms", &v.terms);
             w.optional("exists", &v.exists);
@@ -3474,18 +3474,18 @@ impl<'de> serde::Deserialize<'de> for QueryRequest {
                 sort_field: f.optional("sortField"),
                 sort_order: f.optional("sortOrder"),
                 search_string: f.optional("searchString"),
-                search_target_fields: f.optional("searchTargetFields"),
+                search_target_fields: f.optional_list("searchTargetFields"),
                 filters: f.optional("filters"),
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 sort_by_count_field: f.optional("sortByCountField"),
-                multi_sort_fields: f.optional("multiSortFields"),
-                match_fields: f.optional("matchFields"),
+                multi_sort_fields: f.optional_list("multiSortFields"),
+                match_fields: f.optional_list("matchFields"),
                 range_filter: f.optional("rangeFilter"),
                 range_date_filter: f.optional("rangeDateFilter"),
-                must_not_match_field: f.optional("mustNotMatchField"),
+                must_not_match_field: f.optional_list("mustNotMatchField"),
                 page_by_date: f.optional("pageByDate"),
-                must_have_fields: f.optional("mustHaveFields"),
-                must_not_have_fields: f.optional("mustNotHaveFields"),
+                must_have_fields: f.optional_list("mustHaveFields"),
+                must_not_have_fields: f.optional_list("mustNotHaveFields"),
                 term_field: f.optional("termField"),
                 terms: f.optional("terms"),
                 exists: f.optional("exists"),
@@ -3762,8 +3762,8 @@ impl serde::Serialize for QueryResponse {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
-            w.optional("data", &v.data);
-            w.optional("fields", &v.fields);
+            w.optional_list("data", &v.data);
+            w.optional_list("fields", &v.fields);
             w.optional("page", &v.page);
             w.optional("totalCount", &v.total_count);
             w.optional("totalPages", &v.total_pages);
@@ -3793,8 +3793,8 @@ impl<'de> serde::Deserialize<'de> for QueryResponse {
         ) -> Result<QueryResponse, ruckus_one_runtime::internal::object::FieldError> {
             let value = QueryResponse {
                 id: f.optional("id"),
-                data: f.optional("data"),
-                fields: f.optional("fields"),
+                data: f.optional_list("data"),
+                fields: f.optional_list("fields"),
                 page: f.optional("page"),
                 total_count: f.optional("totalCount"),
                 total_pages: f.optional("totalPages"),
@@ -3896,13 +3896,13 @@ impl serde::Serialize for QueryResponseAccessControlProfileQueryData {
             v: &QueryResponseAccessControlProfileQueryData,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
             w.optional("objectId", &v.object_id);
-            w.optional("data", &v.data);
+            w.optional_list("data", &v.data);
             w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.optional_list("subsequentQueries", &v.subsequent_queries);
             w.optional("totalPages", &v.total_pages);
             w.rest(&v.additional_fields);
         }
@@ -3925,13 +3925,13 @@ impl<'de> serde::Deserialize<'de> for QueryResponseAccessControlProfileQueryData
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseAccessControlProfileQueryData {
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
                 object_id: f.optional("objectId"),
-                data: f.optional("data"),
+                data: f.optional_list("data"),
                 error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
+                subsequent_queries: f.optional_list("subsequentQueries"),
                 total_pages: f.optional("totalPages"),
                 additional_fields: f.rest(),
             };
@@ -4041,13 +4041,13 @@ impl serde::Serialize for QueryResponseApGroupQueryData {
             v: &QueryResponseApGroupQueryData,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
             w.optional("objectId", &v.object_id);
-            w.optional("data", &v.data);
+            w.optional_list("data", &v.data);
             w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.optional_list("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -4069,13 +4069,13 @@ impl<'de> serde::Deserialize<'de> for QueryResponseApGroupQueryData {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseApGroupQueryData {
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
                 object_id: f.optional("objectId"),
-                data: f.optional("data"),
+                data: f.optional_list("data"),
                 error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
+                subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -4176,13 +4176,13 @@ impl serde::Serialize for QueryResponseApplicationPolicyQueryData {
             v: &QueryResponseApplicationPolicyQueryData,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
             w.optional("objectId", &v.object_id);
-            w.optional("data", &v.data);
+            w.optional_list("data", &v.data);
             w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.optional_list("subsequentQueries", &v.subsequent_queries);
             w.optional("totalPages", &v.total_pages);
             w.rest(&v.additional_fields);
         }
@@ -4205,13 +4205,13 @@ impl<'de> serde::Deserialize<'de> for QueryResponseApplicationPolicyQueryData {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseApplicationPolicyQueryData {
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
                 object_id: f.optional("objectId"),
-                data: f.optional("data"),
+                data: f.optional_list("data"),
                 error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
+                subsequent_queries: f.optional_list("subsequentQueries"),
                 total_pages: f.optional("totalPages"),
                 additional_fields: f.rest(),
             };
@@ -4320,13 +4320,13 @@ impl serde::Serialize for QueryResponseDevicePolicyQueryData {
             v: &QueryResponseDevicePolicyQueryData,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
             w.optional("objectId", &v.object_id);
-            w.optional("data", &v.data);
+            w.optional_list("data", &v.data);
             w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.optional_list("subsequentQueries", &v.subsequent_queries);
             w.optional("totalPages", &v.total_pages);
             w.rest(&v.additional_fields);
         }
@@ -4349,13 +4349,13 @@ impl<'de> serde::Deserialize<'de> for QueryResponseDevicePolicyQueryData {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseDevicePolicyQueryData {
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
                 object_id: f.optional("objectId"),
-                data: f.optional("data"),
+                data: f.optional_list("data"),
                 error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
+                subsequent_queries: f.optional_list("subsequentQueries"),
                 total_pages: f.optional("totalPages"),
                 additional_fields: f.rest(),
             };
@@ -4467,13 +4467,13 @@ impl serde::Serialize for QueryResponseDhcpConfigServiceProfileQueryData {
             v: &QueryResponseDhcpConfigServiceProfileQueryData,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
             w.optional("objectId", &v.object_id);
-            w.optional("data", &v.data);
+            w.optional_list("data", &v.data);
             w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.optional_list("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -4498,13 +4498,13 @@ impl<'de> serde::Deserialize<'de> for QueryResponseDhcpConfigServiceProfileQuery
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseDhcpConfigServiceProfileQueryData {
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
                 object_id: f.optional("objectId"),
-                data: f.optional("data"),
+                data: f.optional_list("data"),
                 error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
+                subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -4606,13 +4606,13 @@ impl serde::Serialize for QueryResponseEthernetPortProfileQueryData {
             v: &QueryResponseEthernetPortProfileQueryData,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
             w.optional("objectId", &v.object_id);
-            w.optional("data", &v.data);
+            w.optional_list("data", &v.data);
             w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.optional_list("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -4632,13 +4632,13 @@ impl<'de> serde::Deserialize<'de> for QueryResponseEthernetPortProfileQueryData 
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseEthernetPortProfileQueryData {
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
                 object_id: f.optional("objectId"),
-                data: f.optional("data"),
+                data: f.optional_list("data"),
                 error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
+                subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -4741,13 +4741,13 @@ impl serde::Serialize for QueryResponseL2AclPolicyQueryData {
             v: &QueryResponseL2AclPolicyQueryData,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
             w.optional("objectId", &v.object_id);
-            w.optional("data", &v.data);
+            w.optional_list("data", &v.data);
             w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.optional_list("subsequentQueries", &v.subsequent_queries);
             w.optional("totalPages", &v.total_pages);
             w.rest(&v.additional_fields);
         }
@@ -4770,13 +4770,13 @@ impl<'de> serde::Deserialize<'de> for QueryResponseL2AclPolicyQueryData {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseL2AclPolicyQueryData {
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
                 object_id: f.optional("objectId"),
-                data: f.optional("data"),
+                data: f.optional_list("data"),
                 error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
+                subsequent_queries: f.optional_list("subsequentQueries"),
                 total_pages: f.optional("totalPages"),
                 additional_fields: f.rest(),
             };
@@ -4884,13 +4884,13 @@ impl serde::Serialize for QueryResponseL3AclPolicyQueryData {
             v: &QueryResponseL3AclPolicyQueryData,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
             w.optional("objectId", &v.object_id);
-            w.optional("data", &v.data);
+            w.optional_list("data", &v.data);
             w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.optional_list("subsequentQueries", &v.subsequent_queries);
             w.optional("totalPages", &v.total_pages);
             w.rest(&v.additional_fields);
         }
@@ -4913,13 +4913,13 @@ impl<'de> serde::Deserialize<'de> for QueryResponseL3AclPolicyQueryData {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseL3AclPolicyQueryData {
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
                 object_id: f.optional("objectId"),
-                data: f.optional("data"),
+                data: f.optional_list("data"),
                 error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
+                subsequent_queries: f.optional_list("subsequentQueries"),
                 total_pages: f.optional("totalPages"),
                 additional_fields: f.rest(),
             };
@@ -5033,13 +5033,13 @@ impl serde::Serialize for QueryResponseRadiusServerProfileQueryData {
             v: &QueryResponseRadiusServerProfileQueryData,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
             w.optional("objectId", &v.object_id);
-            w.optional("data", &v.data);
+            w.optional_list("data", &v.data);
             w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.optional_list("subsequentQueries", &v.subsequent_queries);
             w.optional("totalPages", &v.total_pages);
             w.rest(&v.additional_fields);
         }
@@ -5065,13 +5065,13 @@ impl<'de> serde::Deserialize<'de> for QueryResponseRadiusServerProfileQueryData 
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseRadiusServerProfileQueryData {
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
                 object_id: f.optional("objectId"),
-                data: f.optional("data"),
+                data: f.optional_list("data"),
                 error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
+                subsequent_queries: f.optional_list("subsequentQueries"),
                 total_pages: f.optional("totalPages"),
                 additional_fields: f.rest(),
             };
@@ -5184,13 +5184,13 @@ impl serde::Serialize for QueryResponseRoguePolicyQueryData {
             v: &QueryResponseRoguePolicyQueryData,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
             w.optional("objectId", &v.object_id);
-            w.optional("data", &v.data);
+            w.optional_list("data", &v.data);
             w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.optional_list("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -5212,13 +5212,13 @@ impl<'de> serde::Deserialize<'de> for QueryResponseRoguePolicyQueryData {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseRoguePolicyQueryData {
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
                 object_id: f.optional("objectId"),
-                data: f.optional("data"),
+                data: f.optional_list("data"),
                 error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
+                subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -5323,13 +5323,13 @@ impl serde::Serialize for QueryResponseSyslogServerProfileQueryData {
             v: &QueryResponseSyslogServerProfileQueryData,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
             w.optional("objectId", &v.object_id);
-            w.optional("data", &v.data);
+            w.optional_list("data", &v.data);
             w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.optional_list("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -5354,13 +5354,13 @@ impl<'de> serde::Deserialize<'de> for QueryResponseSyslogServerProfileQueryData 
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseSyslogServerProfileQueryData {
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
                 object_id: f.optional("objectId"),
-                data: f.optional("data"),
+                data: f.optional_list("data"),
                 error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
+                subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -5462,13 +5462,13 @@ impl serde::Serialize for QueryResponseVlanPoolProfileQueryData {
             v: &QueryResponseVlanPoolProfileQueryData,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
             w.optional("objectId", &v.object_id);
-            w.optional("data", &v.data);
+            w.optional_list("data", &v.data);
             w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.optional_list("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -5488,13 +5488,13 @@ impl<'de> serde::Deserialize<'de> for QueryResponseVlanPoolProfileQueryData {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseVlanPoolProfileQueryData {
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
                 object_id: f.optional("objectId"),
-                data: f.optional("data"),
+                data: f.optional_list("data"),
                 error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
+                subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -5597,13 +5597,13 @@ impl serde::Serialize for QueryResponseWifiCallingServiceProfileQueryData {
             v: &QueryResponseWifiCallingServiceProfileQueryData,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
             w.optional("objectId", &v.object_id);
-            w.optional("data", &v.data);
+            w.optional_list("data", &v.data);
             w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.optional_list("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -5628,13 +5628,13 @@ impl<'de> serde::Deserialize<'de> for QueryResponseWifiCallingServiceProfileQuer
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseWifiCallingServiceProfileQueryData {
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
                 object_id: f.optional("objectId"),
-                data: f.optional("data"),
+                data: f.optional_list("data"),
                 error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
+                subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -5771,8 +5771,8 @@ impl serde::Serialize for QueryResult {
         ) {
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
-            w.optional("data", &v.data);
-            w.optional("fields", &v.fields);
+            w.optional_list("data", &v.data);
+            w.optional_list("fields", &v.fields);
             w.optional("pageSize", &v.page_size);
             w.optional("size", &v.size);
             w.optional("totalElements", &v.total_elements);
@@ -5808,8 +5808,8 @@ impl<'de> serde::Deserialize<'de> for QueryResult {
             let value = QueryResult {
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
-                data: f.optional("data"),
-                fields: f.optional("fields"),
+                data: f.optional_list("data"),
+                fields: f.optional_list("fields"),
                 page_size: f.optional("pageSize"),
                 size: f.optional("size"),
                 total_elements: f.optional("totalElements"),
@@ -6348,12 +6348,12 @@ impl serde::Serialize for RadiusServerProfileQueryData {
             w.optional("type", &v.type_);
             w.optional("primary", &v.primary);
             w.optional("secondary", &v.secondary);
-            w.optional("wifiNetworkIds", &v.wifi_network_ids);
+            w.optional_list("wifiNetworkIds", &v.wifi_network_ids);
             w.optional("acctPort", &v.acct_port);
             w.optional("authPort", &v.auth_port);
             w.optional("ip", &v.ip);
             w.optional("networkCount", &v.network_count);
-            w.optional("networkIds", &v.network_ids);
+            w.optional_list("networkIds", &v.network_ids);
             w.optional("radSecOptions", &v.rad_sec_options);
             w.optional("secret", &v.secret);
             w.optional("serverType", &v.server_type);
@@ -6387,12 +6387,12 @@ impl<'de> serde::Deserialize<'de> for RadiusServerProfileQueryData {
                 type_: f.optional("type"),
                 primary: f.optional("primary"),
                 secondary: f.optional("secondary"),
-                wifi_network_ids: f.optional("wifiNetworkIds"),
+                wifi_network_ids: f.optional_list("wifiNetworkIds"),
                 acct_port: f.optional("acctPort"),
                 auth_port: f.optional("authPort"),
                 ip: f.optional("ip"),
                 network_count: f.optional("networkCount"),
-                network_ids: f.optional("networkIds"),
+                network_ids: f.optional_list("networkIds"),
                 rad_sec_options: f.optional("radSecOptions"),
                 secret: f.optional("secret"),
                 server_type: f.optional("serverType"),
@@ -7679,8 +7679,8 @@ impl serde::Serialize for RoguePolicy {
             w.optional("description", &v.description);
             w.optional("id", &v.id);
             w.field("name", &v.name);
-            w.optional("rules", &v.rules);
-            w.optional("venues", &v.venues);
+            w.optional_list("rules", &v.rules);
+            w.optional_list("venues", &v.venues);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -7702,8 +7702,8 @@ impl<'de> serde::Deserialize<'de> for RoguePolicy {
                 description: f.optional("description"),
                 id: f.optional("id"),
                 name: f.required("name")?,
-                rules: f.optional("rules"),
-                venues: f.optional("venues"),
+                rules: f.optional_list("rules"),
+                venues: f.optional_list("venues"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -7786,7 +7786,7 @@ impl serde::Serialize for RoguePolicyQueryData {
             w.optional("name", &v.name);
             w.optional("description", &v.description);
             w.optional("numOfRules", &v.num_of_rules);
-            w.optional("venueIds", &v.venue_ids);
+            w.optional_list("venueIds", &v.venue_ids);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -7812,7 +7812,7 @@ impl<'de> serde::Deserialize<'de> for RoguePolicyQueryData {
                 name: f.optional("name"),
                 description: f.optional("description"),
                 num_of_rules: f.optional("numOfRules"),
-                venue_ids: f.optional("venueIds"),
+                venue_ids: f.optional_list("venueIds"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -8539,7 +8539,7 @@ impl serde::Serialize for SimSettings {
         ) {
             w.optional("apn", &v.apn);
             w.optional("enabled", &v.enabled);
-            w.optional("lteBands", &v.lte_bands);
+            w.optional_list("lteBands", &v.lte_bands);
             w.field("networkSelection", &v.network_selection);
             w.optional("roaming", &v.roaming);
             w.rest(&v.additional_fields);
@@ -8562,7 +8562,7 @@ impl<'de> serde::Deserialize<'de> for SimSettings {
             let value = SimSettings {
                 apn: f.optional("apn"),
                 enabled: f.optional("enabled"),
-                lte_bands: f.optional("lteBands"),
+                lte_bands: f.optional_list("lteBands"),
                 network_selection: f.optional("networkSelection"),
                 roaming: f.optional("roaming"),
                 additional_fields: f.rest(),

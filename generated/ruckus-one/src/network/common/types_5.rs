@@ -831,7 +831,7 @@ impl serde::Serialize for SubsequentQuery {
             v: &SubsequentQuery,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("url", &v.url);
             w.optional("httpMethod", &v.http_method);
             w.optional("payload", &v.payload);
@@ -869,7 +869,7 @@ impl<'de> serde::Deserialize<'de> for SubsequentQuery {
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<SubsequentQuery, ruckus_one_runtime::internal::object::FieldError> {
             let value = SubsequentQuery {
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 url: f.optional("url"),
                 http_method: f.optional("httpMethod"),
                 payload: f.optional("payload"),
@@ -1274,7 +1274,7 @@ impl serde::Serialize for Switch {
         fn fields(v: &Switch, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("stackMemberOrder", &v.stack_member_order);
             w.optional("veCount", &v.ve_count);
-            w.optional("stackMembers", &v.stack_members);
+            w.optional_list("stackMembers", &v.stack_members);
             w.optional("macAddress", &v.mac_address);
             w.optional("portId", &v.port_id);
             w.optional("identityId", &v.identity_id);
@@ -1332,7 +1332,7 @@ impl serde::Serialize for Switch {
             w.optional("provisionName", &v.provision_name);
             w.optional("switchType", &v.switch_type);
             w.optional("operationalStackMembers", &v.operational_stack_members);
-            w.optional("portStatuses", &v.port_statuses);
+            w.optional_list("portStatuses", &v.port_statuses);
             w.optional("syncDataId", &v.sync_data_id);
             w.optional("syncDataStartTime", &v.sync_data_start_time);
             w.optional("syncDataEndTime", &v.sync_data_end_time);
@@ -1346,7 +1346,7 @@ impl serde::Serialize for Switch {
             w.optional("vlanMapping", &v.vlan_mapping);
             w.optional("adminPassword", &v.admin_password);
             w.optional("extIp", &v.ext_ip);
-            w.optional("stackMembersStatus", &v.stack_members_status);
+            w.optional_list("stackMembersStatus", &v.stack_members_status);
             w.optional("unitId", &v.unit_id);
             w.optional("description", &v.description);
             w.optional("enableStack", &v.enable_stack);
@@ -1380,7 +1380,7 @@ impl<'de> serde::Deserialize<'de> for Switch {
             let value = Switch {
                 stack_member_order: f.optional("stackMemberOrder"),
                 ve_count: f.optional("veCount"),
-                stack_members: f.optional("stackMembers"),
+                stack_members: f.optional_list("stackMembers"),
                 mac_address: f.optional("macAddress"),
                 port_id: f.optional("portId"),
                 identity_id: f.optional("identityId"),
@@ -1438,7 +1438,7 @@ impl<'de> serde::Deserialize<'de> for Switch {
                 provision_name: f.optional("provisionName"),
                 switch_type: f.optional("switchType"),
                 operational_stack_members: f.optional("operationalStackMembers"),
-                port_statuses: f.optional("portStatuses"),
+                port_statuses: f.optional_list("portStatuses"),
                 sync_data_id: f.optional("syncDataId"),
                 sync_data_start_time: f.optional("syncDataStartTime"),
                 sync_data_end_time: f.optional("syncDataEndTime"),
@@ -1452,7 +1452,7 @@ impl<'de> serde::Deserialize<'de> for Switch {
                 vlan_mapping: f.optional("vlanMapping"),
                 admin_password: f.optional("adminPassword"),
                 ext_ip: f.optional("extIp"),
-                stack_members_status: f.optional("stackMembersStatus"),
+                stack_members_status: f.optional_list("stackMembersStatus"),
                 unit_id: f.optional("unitId"),
                 description: f.optional("description"),
                 enable_stack: f.optional("enableStack"),
@@ -2379,11 +2379,11 @@ impl serde::Serialize for SwitchClientQueryResult {
         ) {
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
-            w.optional("data", &v.data);
-            w.optional("fields", &v.fields);
+            w.optional_list("data", &v.data);
+            w.optional_list("fields", &v.fields);
             w.optional("objectId", &v.object_id);
             w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.optional_list("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -2405,11 +2405,11 @@ impl<'de> serde::Deserialize<'de> for SwitchClientQueryResult {
             let value = SwitchClientQueryResult {
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
-                data: f.optional("data"),
-                fields: f.optional("fields"),
+                data: f.optional_list("data"),
+                fields: f.optional_list("fields"),
                 object_id: f.optional("objectId"),
                 error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
+                subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2511,7 +2511,7 @@ impl serde::Serialize for SwitchConfigHistoryPage {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("totalCount", &v.total_count);
-            w.optional("list", &v.list);
+            w.optional_list("list", &v.list);
             w.optional("id", &v.id);
             w.rest(&v.additional_fields);
         }
@@ -2535,7 +2535,7 @@ impl<'de> serde::Deserialize<'de> for SwitchConfigHistoryPage {
         > {
             let value = SwitchConfigHistoryPage {
                 total_count: f.optional("totalCount"),
-                list: f.optional("list"),
+                list: f.optional_list("list"),
                 id: f.optional("id"),
                 additional_fields: f.rest(),
             };
@@ -2619,7 +2619,7 @@ impl serde::Serialize for SwitchFamilyModelBo {
             w.optional("taggedPorts", &v.tagged_ports);
             w.optional("untaggedPorts", &v.untagged_ports);
             w.optional("voicePorts", &v.voice_ports);
-            w.optional("slots", &v.slots);
+            w.optional_list("slots", &v.slots);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -2650,7 +2650,7 @@ impl<'de> serde::Deserialize<'de> for SwitchFamilyModelBo {
                 tagged_ports: f.optional("taggedPorts"),
                 untagged_ports: f.optional("untaggedPorts"),
                 voice_ports: f.optional("voicePorts"),
-                slots: f.optional("slots"),
+                slots: f.optional_list("slots"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2758,7 +2758,7 @@ impl serde::Serialize for SwitchFamilyModelView {
             w.optional("taggedPorts", &v.tagged_ports);
             w.optional("untaggedPorts", &v.untagged_ports);
             w.optional("voicePorts", &v.voice_ports);
-            w.optional("slots", &v.slots);
+            w.optional_list("slots", &v.slots);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -2788,7 +2788,7 @@ impl<'de> serde::Deserialize<'de> for SwitchFamilyModelView {
                 tagged_ports: f.optional("taggedPorts"),
                 untagged_ports: f.optional("untaggedPorts"),
                 voice_ports: f.optional("voicePorts"),
-                slots: f.optional("slots"),
+                slots: f.optional_list("slots"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -3235,7 +3235,7 @@ impl serde::Serialize for SwitchFamilyModelViewV1 {
             w.optional("taggedPorts", &v.tagged_ports);
             w.optional("untaggedPorts", &v.untagged_ports);
             w.optional("voicePorts", &v.voice_ports);
-            w.optional("slots", &v.slots);
+            w.optional_list("slots", &v.slots);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -3265,7 +3265,7 @@ impl<'de> serde::Deserialize<'de> for SwitchFamilyModelViewV1 {
                 tagged_ports: f.optional("taggedPorts"),
                 untagged_ports: f.optional("untaggedPorts"),
                 voice_ports: f.optional("voicePorts"),
-                slots: f.optional("slots"),
+                slots: f.optional_list("slots"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -4128,11 +4128,11 @@ impl serde::Serialize for SwitchPortQueryResult {
         ) {
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
-            w.optional("data", &v.data);
-            w.optional("fields", &v.fields);
+            w.optional_list("data", &v.data);
+            w.optional_list("fields", &v.fields);
             w.optional("objectId", &v.object_id);
             w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.optional_list("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -4154,11 +4154,11 @@ impl<'de> serde::Deserialize<'de> for SwitchPortQueryResult {
             let value = SwitchPortQueryResult {
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
-                data: f.optional("data"),
-                fields: f.optional("fields"),
+                data: f.optional_list("data"),
+                fields: f.optional_list("fields"),
                 object_id: f.optional("objectId"),
                 error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
+                subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -4338,9 +4338,9 @@ impl serde::Serialize for SwitchVlanPortModelBo {
             w.optional("taggedPorts", &v.tagged_ports);
             w.optional("untaggedPorts", &v.untagged_ports);
             w.optional("voicePorts", &v.voice_ports);
-            w.optional("taggedPortsList", &v.tagged_ports_list);
-            w.optional("untaggedPortsList", &v.untagged_ports_list);
-            w.optional("voicePortsList", &v.voice_ports_list);
+            w.optional_list("taggedPortsList", &v.tagged_ports_list);
+            w.optional_list("untaggedPortsList", &v.untagged_ports_list);
+            w.optional_list("voicePortsList", &v.voice_ports_list);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -4370,9 +4370,9 @@ impl<'de> serde::Deserialize<'de> for SwitchVlanPortModelBo {
                 tagged_ports: f.optional("taggedPorts"),
                 untagged_ports: f.optional("untaggedPorts"),
                 voice_ports: f.optional("voicePorts"),
-                tagged_ports_list: f.optional("taggedPortsList"),
-                untagged_ports_list: f.optional("untaggedPortsList"),
-                voice_ports_list: f.optional("voicePortsList"),
+                tagged_ports_list: f.optional_list("taggedPortsList"),
+                untagged_ports_list: f.optional_list("untaggedPortsList"),
+                voice_ports_list: f.optional_list("voicePortsList"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -4601,7 +4601,7 @@ impl serde::Serialize for SwitchVlanView {
             w.optional("spanningTreeProtocol", &v.spanning_tree_protocol);
             w.optional("taggedPorts", &v.tagged_ports);
             w.optional("untaggedPorts", &v.untagged_ports);
-            w.optional("switchVlanPortModels", &v.switch_vlan_port_models);
+            w.optional_list("switchVlanPortModels", &v.switch_vlan_port_models);
             w.optional("enableAsDefaultVlan", &v.enable_as_default_vlan);
             w.optional("usedByVePort", &v.used_by_ve_port);
             w.optional("isAuthDefaultVlan", &v.is_auth_default_vlan);
@@ -4632,7 +4632,7 @@ impl<'de> serde::Deserialize<'de> for SwitchVlanView {
                 spanning_tree_protocol: f.optional("spanningTreeProtocol"),
                 tagged_ports: f.optional("taggedPorts"),
                 untagged_ports: f.optional("untaggedPorts"),
-                switch_vlan_port_models: f.optional("switchVlanPortModels"),
+                switch_vlan_port_models: f.optional_list("switchVlanPortModels"),
                 enable_as_default_vlan: f.optional("enableAsDefaultVlan"),
                 used_by_ve_port: f.optional("usedByVePort"),
                 is_auth_default_vlan: f.optional("isAuthDefaultVlan"),
@@ -5366,7 +5366,7 @@ impl serde::Serialize for SyslogServerProfileQueryData {
         ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
-            w.optional("venueIds", &v.venue_ids);
+            w.optional_list("venueIds", &v.venue_ids);
             w.optional("primaryServer", &v.primary_server);
             w.optional("secondaryServer", &v.secondary_server);
             w.optional("facility", &v.facility);
@@ -5404,7 +5404,7 @@ impl<'de> serde::Deserialize<'de> for SyslogServerProfileQueryData {
             let value = SyslogServerProfileQueryData {
                 id: f.optional("id"),
                 name: f.optional("name"),
-                venue_ids: f.optional("venueIds"),
+                venue_ids: f.optional_list("venueIds"),
                 primary_server: f.optional("primaryServer"),
                 secondary_server: f.optional("secondaryServer"),
                 facility: f.optional("facility"),
@@ -5970,8 +5970,8 @@ impl serde::Serialize for TrustedPortBo {
             w.optional("trustedPortType", &v.trusted_port_type);
             w.optional("model", &v.model);
             w.optional("vlanDemand", &v.vlan_demand);
-            w.optional("trustPorts", &v.trust_ports);
-            w.optional("slots", &v.slots);
+            w.optional_list("trustPorts", &v.trust_ports);
+            w.optional_list("slots", &v.slots);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -5998,8 +5998,8 @@ impl<'de> serde::Deserialize<'de> for TrustedPortBo {
                 trusted_port_type: f.optional("trustedPortType"),
                 model: f.optional("model"),
                 vlan_demand: f.optional("vlanDemand"),
-                trust_ports: f.optional("trustPorts"),
-                slots: f.optional("slots"),
+                trust_ports: f.optional_list("trustPorts"),
+                slots: f.optional_list("slots"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -6199,8 +6199,8 @@ impl serde::Serialize for TrustedPortView {
             w.optional("trustedPortType", &v.trusted_port_type);
             w.optional("model", &v.model);
             w.optional("vlanDemand", &v.vlan_demand);
-            w.optional("trustPorts", &v.trust_ports);
-            w.optional("slots", &v.slots);
+            w.optional_list("trustPorts", &v.trust_ports);
+            w.optional_list("slots", &v.slots);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -6226,8 +6226,8 @@ impl<'de> serde::Deserialize<'de> for TrustedPortView {
                 trusted_port_type: f.optional("trustedPortType"),
                 model: f.optional("model"),
                 vlan_demand: f.optional("vlanDemand"),
-                trust_ports: f.optional("trustPorts"),
-                slots: f.optional("slots"),
+                trust_ports: f.optional_list("trustPorts"),
+                slots: f.optional_list("slots"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -6328,8 +6328,8 @@ impl serde::Serialize for TrustedPortViewV1 {
             w.optional("trustedPortType", &v.trusted_port_type);
             w.optional("model", &v.model);
             w.optional("vlanDemand", &v.vlan_demand);
-            w.optional("trustPorts", &v.trust_ports);
-            w.optional("slots", &v.slots);
+            w.optional_list("trustPorts", &v.trust_ports);
+            w.optional_list("slots", &v.slots);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -6358,8 +6358,8 @@ impl<'de> serde::Deserialize<'de> for TrustedPortViewV1 {
                 trusted_port_type: f.optional("trustedPortType"),
                 model: f.optional("model"),
                 vlan_demand: f.optional("vlanDemand"),
-                trust_ports: f.optional("trustPorts"),
-                slots: f.optional("slots"),
+                trust_ports: f.optional_list("trustPorts"),
+                slots: f.optional_list("slots"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -7067,7 +7067,7 @@ impl serde::Serialize for UpLink {
             w.optional("apGroupName", &v.ap_group_name);
             w.optional("wlanGroup24GId", &v.wlan_group24g_id);
             w.optional("wlanGroup5GId", &v.wlan_group5g_id);
-            w.optional("wlanGroups", &v.wlan_groups);
+            w.optional_list("wlanGroups", &v.wlan_groups);
             w.optional("configStatus", &v.config_status);
             w.optional("connectionStatus", &v.connection_status);
             w.optional("deviceStatus", &v.device_status);
@@ -7077,12 +7077,12 @@ impl serde::Serialize for UpLink {
             w.optional("externalPort", &v.external_port);
             w.optional("apMac", &v.ap_mac);
             w.optional("apStatusData", &v.ap_status_data);
-            w.optional("downlink.downMac", &v.downlink_down_mac);
-            w.optional("downlink.rssi", &v.downlink_rssi);
-            w.optional("downlink.type", &v.downlink_type);
+            w.optional_list("downlink.downMac", &v.downlink_down_mac);
+            w.optional_list("downlink.rssi", &v.downlink_rssi);
+            w.optional_list("downlink.type", &v.downlink_type);
             w.optional("uplink.upMac", &v.uplink_up_mac);
             w.optional("uplink.rssi", &v.uplink_rssi);
-            w.optional("uplink.type", &v.uplink_type);
+            w.optional_list("uplink.type", &v.uplink_type);
             w.optional("meshRole", &v.mesh_role);
             w.optional("hops", &v.hops);
             w.optional("deviceGroupId", &v.device_group_id);
@@ -7109,9 +7109,9 @@ impl serde::Serialize for UpLink {
             w.optional("geolocationSource", &v.geolocation_source);
             w.optional("apRadioDeploy", &v.ap_radio_deploy);
             w.optional("reboot", &v.reboot);
-            w.optional("apNeighborMacs", &v.ap_neighbor_macs);
-            w.optional("apNeighborRssis", &v.ap_neighbor_rssis);
-            w.optional("neighbors", &v.neighbors);
+            w.optional_list("apNeighborMacs", &v.ap_neighbor_macs);
+            w.optional_list("apNeighborRssis", &v.ap_neighbor_rssis);
+            w.optional_list("neighbors", &v.neighbors);
             w.optional("txFrames", &v.tx_frames);
             w.optional("rssi", &v.rssi);
             w.optional("rxBytes", &v.rx_bytes);
@@ -7153,7 +7153,7 @@ impl<'de> serde::Deserialize<'de> for UpLink {
                 ap_group_name: f.optional("apGroupName"),
                 wlan_group24g_id: f.optional("wlanGroup24GId"),
                 wlan_group5g_id: f.optional("wlanGroup5GId"),
-                wlan_groups: f.optional("wlanGroups"),
+                wlan_groups: f.optional_list("wlanGroups"),
                 config_status: f.optional("configStatus"),
                 connection_status: f.optional("connectionStatus"),
                 device_status: f.optional("deviceStatus"),
@@ -7163,12 +7163,12 @@ impl<'de> serde::Deserialize<'de> for UpLink {
                 external_port: f.optional("externalPort"),
                 ap_mac: f.optional("apMac"),
                 ap_status_data: f.optional("apStatusData"),
-                downlink_down_mac: f.optional("downlink.downMac"),
-                downlink_rssi: f.optional("downlink.rssi"),
-                downlink_type: f.optional("downlink.type"),
+                downlink_down_mac: f.optional_list("downlink.downMac"),
+                downlink_rssi: f.optional_list("downlink.rssi"),
+                downlink_type: f.optional_list("downlink.type"),
                 uplink_up_mac: f.optional("uplink.upMac"),
                 uplink_rssi: f.optional("uplink.rssi"),
-                uplink_type: f.optional("uplink.type"),
+                uplink_type: f.optional_list("uplink.type"),
                 mesh_role: f.optional("meshRole"),
                 hops: f.optional("hops"),
                 device_group_id: f.optional("deviceGroupId"),
@@ -7195,9 +7195,9 @@ impl<'de> serde::Deserialize<'de> for UpLink {
                 geolocation_source: f.optional("geolocationSource"),
                 ap_radio_deploy: f.optional("apRadioDeploy"),
                 reboot: f.optional("reboot"),
-                ap_neighbor_macs: f.optional("apNeighborMacs"),
-                ap_neighbor_rssis: f.optional("apNeighborRssis"),
-                neighbors: f.optional("neighbors"),
+                ap_neighbor_macs: f.optional_list("apNeighborMacs"),
+                ap_neighbor_rssis: f.optional_list("apNeighborRssis"),
+                neighbors: f.optional_list("neighbors"),
                 tx_frames: f.optional("txFrames"),
                 rssi: f.optional("rssi"),
                 rx_bytes: f.optional("rxBytes"),
@@ -8835,7 +8835,7 @@ impl serde::Serialize for VenueApGroup {
             v: &VenueApGroup,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("apSerialNumbers", &v.ap_serial_numbers);
+            w.optional_list("apSerialNumbers", &v.ap_serial_numbers);
             w.optional("description", &v.description);
             w.optional("id", &v.id);
             w.optional("isDefault", &v.is_default);
@@ -8862,7 +8862,7 @@ impl<'de> serde::Deserialize<'de> for VenueApGroup {
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<VenueApGroup, ruckus_one_runtime::internal::object::FieldError> {
             let value = VenueApGroup {
-                ap_serial_numbers: f.optional("apSerialNumbers"),
+                ap_serial_numbers: f.optional_list("apSerialNumbers"),
                 description: f.optional("description"),
                 id: f.optional("id"),
                 is_default: f.optional("isDefault"),

@@ -23,7 +23,7 @@ impl serde::Serialize for VenueApGroupQueryData {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("venueId", &v.venue_id);
-            w.optional("apGroupIds", &v.ap_group_ids);
+            w.optional_list("apGroupIds", &v.ap_group_ids);
             w.optional("isAllApGroups", &v.is_all_ap_groups);
             w.rest(&v.additional_fields);
         }
@@ -45,7 +45,7 @@ impl<'de> serde::Deserialize<'de> for VenueApGroupQueryData {
         > {
             let value = VenueApGroupQueryData {
                 venue_id: f.optional("venueId"),
-                ap_group_ids: f.optional("apGroupIds"),
+                ap_group_ids: f.optional_list("apGroupIds"),
                 is_all_ap_groups: f.optional("isAllApGroups"),
                 additional_fields: f.rest(),
             };
@@ -837,7 +837,7 @@ impl serde::Serialize for VenueApModelCapabilities {
             v: &VenueApModelCapabilities,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("apModels", &v.ap_models);
+            w.optional_list("apModels", &v.ap_models);
             w.optional("version", &v.version);
             w.rest(&v.additional_fields);
         }
@@ -864,7 +864,7 @@ impl<'de> serde::Deserialize<'de> for VenueApModelCapabilities {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = VenueApModelCapabilities {
-                ap_models: f.optional("apModels"),
+                ap_models: f.optional_list("apModels"),
                 version: f.optional("version"),
                 additional_fields: f.rest(),
             };
@@ -1157,7 +1157,7 @@ impl serde::Serialize for VenueApMulticastDnsFencingSettings {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("enabled", &v.enabled);
-            w.optional("rules", &v.rules);
+            w.optional_list("rules", &v.rules);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -1180,7 +1180,7 @@ impl<'de> serde::Deserialize<'de> for VenueApMulticastDnsFencingSettings {
         > {
             let value = VenueApMulticastDnsFencingSettings {
                 enabled: f.optional("enabled"),
-                rules: f.optional("rules"),
+                rules: f.optional_list("rules"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1249,7 +1249,7 @@ impl serde::Serialize for VenueApRadio24GHzSettings {
             v: &VenueApRadio24GHzSettings,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("allowedChannels", &v.allowed_channels);
+            w.optional_list("allowedChannels", &v.allowed_channels);
             w.optional("changeInterval", &v.change_interval);
             w.optional("channelBandwidth", &v.channel_bandwidth);
             w.optional("method", &v.method);
@@ -1276,7 +1276,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio24GHzSettings {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = VenueApRadio24GHzSettings {
-                allowed_channels: f.optional("allowedChannels"),
+                allowed_channels: f.optional_list("allowedChannels"),
                 change_interval: f.optional("changeInterval"),
                 channel_bandwidth: f.optional("channelBandwidth"),
                 method: f.optional("method"),
@@ -1482,8 +1482,8 @@ impl serde::Serialize for VenueApRadio5GHzSettings {
             v: &VenueApRadio5GHzSettings,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("allowedIndoorChannels", &v.allowed_indoor_channels);
-            w.optional("allowedOutdoorChannels", &v.allowed_outdoor_channels);
+            w.optional_list("allowedIndoorChannels", &v.allowed_indoor_channels);
+            w.optional_list("allowedOutdoorChannels", &v.allowed_outdoor_channels);
             w.optional("changeInterval", &v.change_interval);
             w.optional("channelBandwidth", &v.channel_bandwidth);
             w.optional("combineChannels", &v.combine_channels);
@@ -1511,8 +1511,8 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio5GHzSettings {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = VenueApRadio5GHzSettings {
-                allowed_indoor_channels: f.optional("allowedIndoorChannels"),
-                allowed_outdoor_channels: f.optional("allowedOutdoorChannels"),
+                allowed_indoor_channels: f.optional_list("allowedIndoorChannels"),
+                allowed_outdoor_channels: f.optional_list("allowedOutdoorChannels"),
                 change_interval: f.optional("changeInterval"),
                 channel_bandwidth: f.optional("channelBandwidth"),
                 combine_channels: f.optional("combineChannels"),
@@ -1650,9 +1650,9 @@ impl serde::Serialize for VenueApRadio6GHzSettings {
             v: &VenueApRadio6GHzSettings,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("allowedChannels", &v.allowed_channels);
-            w.optional("allowedIndoorChannels", &v.allowed_indoor_channels);
-            w.optional("allowedOutdoorChannels", &v.allowed_outdoor_channels);
+            w.optional_list("allowedChannels", &v.allowed_channels);
+            w.optional_list("allowedIndoorChannels", &v.allowed_indoor_channels);
+            w.optional_list("allowedOutdoorChannels", &v.allowed_outdoor_channels);
             w.optional("bssMinRate6G", &v.bss_min_rate6g);
             w.optional("changeInterval", &v.change_interval);
             w.optional("channelBandwidth", &v.channel_bandwidth);
@@ -1696,9 +1696,9 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettings {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = VenueApRadio6GHzSettings {
-                allowed_channels: f.optional("allowedChannels"),
-                allowed_indoor_channels: f.optional("allowedIndoorChannels"),
-                allowed_outdoor_channels: f.optional("allowedOutdoorChannels"),
+                allowed_channels: f.optional_list("allowedChannels"),
+                allowed_indoor_channels: f.optional_list("allowedIndoorChannels"),
+                allowed_outdoor_channels: f.optional_list("allowedOutdoorChannels"),
                 bss_min_rate6g: f.optional("bssMinRate6G"),
                 change_interval: f.optional("changeInterval"),
                 channel_bandwidth: f.optional("channelBandwidth"),
@@ -2007,8 +2007,8 @@ impl serde::Serialize for VenueApRadioLower5GHzSettings {
             v: &VenueApRadioLower5GHzSettings,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("allowedIndoorChannels", &v.allowed_indoor_channels);
-            w.optional("allowedOutdoorChannels", &v.allowed_outdoor_channels);
+            w.optional_list("allowedIndoorChannels", &v.allowed_indoor_channels);
+            w.optional_list("allowedOutdoorChannels", &v.allowed_outdoor_channels);
             w.optional("changeInterval", &v.change_interval);
             w.optional("channelBandwidth", &v.channel_bandwidth);
             w.optional("method", &v.method);
@@ -2035,8 +2035,8 @@ impl<'de> serde::Deserialize<'de> for VenueApRadioLower5GHzSettings {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = VenueApRadioLower5GHzSettings {
-                allowed_indoor_channels: f.optional("allowedIndoorChannels"),
-                allowed_outdoor_channels: f.optional("allowedOutdoorChannels"),
+                allowed_indoor_channels: f.optional_list("allowedIndoorChannels"),
+                allowed_outdoor_channels: f.optional_list("allowedOutdoorChannels"),
                 change_interval: f.optional("changeInterval"),
                 channel_bandwidth: f.optional("channelBandwidth"),
                 method: f.optional("method"),
@@ -2264,8 +2264,8 @@ impl serde::Serialize for VenueApRadioUpper5GHzSettings {
             v: &VenueApRadioUpper5GHzSettings,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("allowedIndoorChannels", &v.allowed_indoor_channels);
-            w.optional("allowedOutdoorChannels", &v.allowed_outdoor_channels);
+            w.optional_list("allowedIndoorChannels", &v.allowed_indoor_channels);
+            w.optional_list("allowedOutdoorChannels", &v.allowed_outdoor_channels);
             w.optional("changeInterval", &v.change_interval);
             w.optional("channelBandwidth", &v.channel_bandwidth);
             w.optional("method", &v.method);
@@ -2292,8 +2292,8 @@ impl<'de> serde::Deserialize<'de> for VenueApRadioUpper5GHzSettings {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = VenueApRadioUpper5GHzSettings {
-                allowed_indoor_channels: f.optional("allowedIndoorChannels"),
-                allowed_outdoor_channels: f.optional("allowedOutdoorChannels"),
+                allowed_indoor_channels: f.optional_list("allowedIndoorChannels"),
+                allowed_outdoor_channels: f.optional_list("allowedOutdoorChannels"),
                 change_interval: f.optional("changeInterval"),
                 channel_bandwidth: f.optional("channelBandwidth"),
                 method: f.optional("method"),
@@ -2908,8 +2908,8 @@ impl serde::Serialize for VenueDhcpConfigServiceProfileSettings {
             v: &VenueDhcpConfigServiceProfileSettings,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("activeDhcpPoolNames", &v.active_dhcp_pool_names);
-            w.optional("dhcpServiceAps", &v.dhcp_service_aps);
+            w.optional_list("activeDhcpPoolNames", &v.active_dhcp_pool_names);
+            w.optional_list("dhcpServiceAps", &v.dhcp_service_aps);
             w.optional("wanPortSelectionMode", &v.wan_port_selection_mode);
             w.rest(&v.additional_fields);
         }
@@ -2930,8 +2930,8 @@ impl<'de> serde::Deserialize<'de> for VenueDhcpConfigServiceProfileSettings {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = VenueDhcpConfigServiceProfileSettings {
-                active_dhcp_pool_names: f.optional("activeDhcpPoolNames"),
-                dhcp_service_aps: f.optional("dhcpServiceAps"),
+                active_dhcp_pool_names: f.optional_list("activeDhcpPoolNames"),
+                dhcp_service_aps: f.optional_list("dhcpServiceAps"),
                 wan_port_selection_mode: f.optional("wanPortSelectionMode"),
                 additional_fields: f.rest(),
             };
@@ -3364,13 +3364,13 @@ impl serde::Serialize for VenueRow {
             w.optional("rogueDetection", &v.rogue_detection);
             w.optional("syslogServer", &v.syslog_server);
             w.optional("isTemplate", &v.is_template);
-            w.optional("currentApFirmwares", &v.current_ap_firmwares);
+            w.optional_list("currentApFirmwares", &v.current_ap_firmwares);
             w.optional("isApFirmwareUpToDate", &v.is_ap_firmware_up_to_date);
             w.optional("lastApFirmwareUpdate", &v.last_ap_firmware_update);
-            w.optional("nextApFirmwareSchedules", &v.next_ap_firmware_schedules);
+            w.optional_list("nextApFirmwareSchedules", &v.next_ap_firmware_schedules);
             w.optional("addressLine", &v.address_line);
             w.optional("address", &v.address);
-            w.optional("aggregatedApClientHealth", &v.aggregated_ap_client_health);
+            w.optional_list("aggregatedApClientHealth", &v.aggregated_ap_client_health);
             w.optional("aggregatedApStatus", &v.aggregated_ap_status);
             w.optional("allApDisabled", &v.all_ap_disabled);
             w.optional("clients", &v.clients);
@@ -3426,13 +3426,13 @@ impl<'de> serde::Deserialize<'de> for VenueRow {
                 rogue_detection: f.optional("rogueDetection"),
                 syslog_server: f.optional("syslogServer"),
                 is_template: f.optional("isTemplate"),
-                current_ap_firmwares: f.optional("currentApFirmwares"),
+                current_ap_firmwares: f.optional_list("currentApFirmwares"),
                 is_ap_firmware_up_to_date: f.optional("isApFirmwareUpToDate"),
                 last_ap_firmware_update: f.optional("lastApFirmwareUpdate"),
-                next_ap_firmware_schedules: f.optional("nextApFirmwareSchedules"),
+                next_ap_firmware_schedules: f.optional_list("nextApFirmwareSchedules"),
                 address_line: f.optional("addressLine"),
                 address: f.optional("address"),
-                aggregated_ap_client_health: f.optional("aggregatedApClientHealth"),
+                aggregated_ap_client_health: f.optional_list("aggregatedApClientHealth"),
                 aggregated_ap_status: f.optional("aggregatedApStatus"),
                 all_ap_disabled: f.optional("allApDisabled"),
                 clients: f.optional("clients"),
@@ -3908,8 +3908,8 @@ impl serde::Serialize for VenueRowNetworks {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("count", &v.count);
-            w.optional("names", &v.names);
-            w.optional("vlans", &v.vlans);
+            w.optional_list("names", &v.names);
+            w.optional_list("vlans", &v.vlans);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -3927,8 +3927,8 @@ impl<'de> serde::Deserialize<'de> for VenueRowNetworks {
         ) -> Result<VenueRowNetworks, ruckus_one_runtime::internal::object::FieldError> {
             let value = VenueRowNetworks {
                 count: f.optional("count"),
-                names: f.optional("names"),
-                vlans: f.optional("vlans"),
+                names: f.optional_list("names"),
+                vlans: f.optional_list("vlans"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -4172,7 +4172,7 @@ impl serde::Serialize for VenueView {
             w.field("name", &v.name);
             w.optional("description", &v.description);
             w.field("address", &v.address);
-            w.optional("tags", &v.tags);
+            w.optional_list("tags", &v.tags);
             w.optional("isTemplate", &v.is_template);
             w.rest(&v.additional_fields);
         }
@@ -4194,7 +4194,7 @@ impl<'de> serde::Deserialize<'de> for VenueView {
                 name: f.required("name")?,
                 description: f.optional("description"),
                 address: f.required("address")?,
-                tags: f.optional("tags"),
+                tags: f.optional_list("tags"),
                 is_template: f.optional("isTemplate"),
                 additional_fields: f.rest(),
             };
@@ -4271,12 +4271,12 @@ impl serde::Serialize for VenueViewV1001 {
         ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
-            w.optional("dns", &v.dns);
+            w.optional_list("dns", &v.dns);
             w.optional("syslogEnabled", &v.syslog_enabled);
             w.optional("syslogPrimaryServer", &v.syslog_primary_server);
             w.optional("syslogSecondaryServer", &v.syslog_secondary_server);
             w.optional("cliApplied", &v.cli_applied);
-            w.optional("profileId", &v.profile_id);
+            w.optional_list("profileId", &v.profile_id);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -4295,12 +4295,12 @@ impl<'de> serde::Deserialize<'de> for VenueViewV1001 {
             let value = VenueViewV1001 {
                 id: f.optional("id"),
                 name: f.optional("name"),
-                dns: f.optional("dns"),
+                dns: f.optional_list("dns"),
                 syslog_enabled: f.optional("syslogEnabled"),
                 syslog_primary_server: f.optional("syslogPrimaryServer"),
                 syslog_secondary_server: f.optional("syslogSecondaryServer"),
                 cli_applied: f.optional("cliApplied"),
-                profile_id: f.optional("profileId"),
+                profile_id: f.optional_list("profileId"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -4472,7 +4472,7 @@ impl serde::Serialize for VenueWifiNetworkApGroupSettings {
             v: &VenueWifiNetworkApGroupSettings,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("radioTypes", &v.radio_types);
+            w.optional_list("radioTypes", &v.radio_types);
             w.optional("vlanId", &v.vlan_id);
             w.rest(&v.additional_fields);
         }
@@ -4495,7 +4495,7 @@ impl<'de> serde::Deserialize<'de> for VenueWifiNetworkApGroupSettings {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = VenueWifiNetworkApGroupSettings {
-                radio_types: f.optional("radioTypes"),
+                radio_types: f.optional_list("radioTypes"),
                 vlan_id: f.optional("vlanId"),
                 additional_fields: f.rest(),
             };
@@ -4565,7 +4565,7 @@ impl serde::Serialize for VenueWifiNetworkSettings {
             v: &VenueWifiNetworkSettings,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("allApGroupsRadioTypes", &v.all_ap_groups_radio_types);
+            w.optional_list("allApGroupsRadioTypes", &v.all_ap_groups_radio_types);
             w.optional("allApGroupsVlanId", &v.all_ap_groups_vlan_id);
             w.optional("isAllApGroups", &v.is_all_ap_groups);
             w.optional("scheduler", &v.scheduler);
@@ -4590,7 +4590,7 @@ impl<'de> serde::Deserialize<'de> for VenueWifiNetworkSettings {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = VenueWifiNetworkSettings {
-                all_ap_groups_radio_types: f.optional("allApGroupsRadioTypes"),
+                all_ap_groups_radio_types: f.optional_list("allApGroupsRadioTypes"),
                 all_ap_groups_vlan_id: f.optional("allApGroupsVlanId"),
                 is_all_ap_groups: f.optional("isAllApGroups"),
                 scheduler: f.optional("scheduler"),
@@ -4825,7 +4825,7 @@ impl serde::Serialize for ViewmodelDevice {
             w.optional("apGroupName", &v.ap_group_name);
             w.optional("wlanGroup24GId", &v.wlan_group24g_id);
             w.optional("wlanGroup5GId", &v.wlan_group5g_id);
-            w.optional("wlanGroups", &v.wlan_groups);
+            w.optional_list("wlanGroups", &v.wlan_groups);
             w.optional("configStatus", &v.config_status);
             w.optional("connectionStatus", &v.connection_status);
             w.optional("deviceStatus", &v.device_status);
@@ -4835,13 +4835,13 @@ impl serde::Serialize for ViewmodelDevice {
             w.optional("externalPort", &v.external_port);
             w.optional("apMac", &v.ap_mac);
             w.optional("apStatusData", &v.ap_status_data);
-            w.optional("uplink", &v.uplink);
-            w.optional("downlink.downMac", &v.downlink_down_mac);
-            w.optional("downlink.rssi", &v.downlink_rssi);
-            w.optional("downlink.type", &v.downlink_type);
+            w.optional_list("uplink", &v.uplink);
+            w.optional_list("downlink.downMac", &v.downlink_down_mac);
+            w.optional_list("downlink.rssi", &v.downlink_rssi);
+            w.optional_list("downlink.type", &v.downlink_type);
             w.optional("uplink.upMac", &v.uplink_up_mac);
             w.optional("uplink.rssi", &v.uplink_rssi);
-            w.optional("uplink.type", &v.uplink_type);
+            w.optional_list("uplink.type", &v.uplink_type);
             w.optional("meshRole", &v.mesh_role);
             w.optional("hops", &v.hops);
             w.optional("deviceGroupId", &v.device_group_id);
@@ -4868,9 +4868,9 @@ impl serde::Serialize for ViewmodelDevice {
             w.optional("geolocationSource", &v.geolocation_source);
             w.optional("apRadioDeploy", &v.ap_radio_deploy);
             w.optional("reboot", &v.reboot);
-            w.optional("apNeighborMacs", &v.ap_neighbor_macs);
-            w.optional("apNeighborRssis", &v.ap_neighbor_rssis);
-            w.optional("neighbors", &v.neighbors);
+            w.optional_list("apNeighborMacs", &v.ap_neighbor_macs);
+            w.optional_list("apNeighborRssis", &v.ap_neighbor_rssis);
+            w.optional_list("neighbors", &v.neighbors);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -4904,7 +4904,7 @@ impl<'de> serde::Deserialize<'de> for ViewmodelDevice {
                 ap_group_name: f.optional("apGroupName"),
                 wlan_group24g_id: f.optional("wlanGroup24GId"),
                 wlan_group5g_id: f.optional("wlanGroup5GId"),
-                wlan_groups: f.optional("wlanGroups"),
+                wlan_groups: f.optional_list("wlanGroups"),
                 config_status: f.optional("configStatus"),
                 connection_status: f.optional("connectionStatus"),
                 device_status: f.optional("deviceStatus"),
@@ -4914,13 +4914,13 @@ impl<'de> serde::Deserialize<'de> for ViewmodelDevice {
                 external_port: f.optional("externalPort"),
                 ap_mac: f.optional("apMac"),
                 ap_status_data: f.optional("apStatusData"),
-                uplink: f.optional("uplink"),
-                downlink_down_mac: f.optional("downlink.downMac"),
-                downlink_rssi: f.optional("downlink.rssi"),
-                downlink_type: f.optional("downlink.type"),
+                uplink: f.optional_list("uplink"),
+                downlink_down_mac: f.optional_list("downlink.downMac"),
+                downlink_rssi: f.optional_list("downlink.rssi"),
+                downlink_type: f.optional_list("downlink.type"),
                 uplink_up_mac: f.optional("uplink.upMac"),
                 uplink_rssi: f.optional("uplink.rssi"),
-                uplink_type: f.optional("uplink.type"),
+                uplink_type: f.optional_list("uplink.type"),
                 mesh_role: f.optional("meshRole"),
                 hops: f.optional("hops"),
                 device_group_id: f.optional("deviceGroupId"),
@@ -4947,9 +4947,9 @@ impl<'de> serde::Deserialize<'de> for ViewmodelDevice {
                 geolocation_source: f.optional("geolocationSource"),
                 ap_radio_deploy: f.optional("apRadioDeploy"),
                 reboot: f.optional("reboot"),
-                ap_neighbor_macs: f.optional("apNeighborMacs"),
-                ap_neighbor_rssis: f.optional("apNeighborRssis"),
-                neighbors: f.optional("neighbors"),
+                ap_neighbor_macs: f.optional_list("apNeighborMacs"),
+                ap_neighbor_rssis: f.optional_list("apNeighborRssis"),
+                neighbors: f.optional_list("neighbors"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -5612,7 +5612,7 @@ impl serde::Serialize for Vlan {
             w.optional("multicastVersion", &v.multicast_version);
             w.optional("spanningTreeProtocol", &v.spanning_tree_protocol);
             w.optional("spanningTreePriority", &v.spanning_tree_priority);
-            w.optional("switchFamilyModels", &v.switch_family_models);
+            w.optional_list("switchFamilyModels", &v.switch_family_models);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -5646,7 +5646,7 @@ impl<'de> serde::Deserialize<'de> for Vlan {
                 multicast_version: f.optional("multicastVersion"),
                 spanning_tree_protocol: f.optional("spanningTreeProtocol"),
                 spanning_tree_priority: f.optional("spanningTreePriority"),
-                switch_family_models: f.optional("switchFamilyModels"),
+                switch_family_models: f.optional_list("switchFamilyModels"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -5827,22 +5827,25 @@ impl serde::Serialize for VlanBo {
             w.optional("rootBridgeFamilyId", &v.root_bridge_family_id);
             w.optional("ipv4DhcpSnooping", &v.ipv4_dhcp_snooping);
             w.optional("ipv4DhcpSnoopingTrustPort", &v.ipv4_dhcp_snooping_trust_port);
-            w.optional(
+            w.optional_list(
                 "ipv4DhcpSnoopingTrustPortList",
                 &v.ipv4_dhcp_snooping_trust_port_list,
             );
             w.optional("arpInspection", &v.arp_inspection);
             w.optional("arpInspectionTrustPort", &v.arp_inspection_trust_port);
-            w.optional("arpInspectionTrustPortList", &v.arp_inspection_trust_port_list);
-            w.optional("arpTrustPortsList", &v.arp_trust_ports_list);
-            w.optional("dhcpTrustPortsList", &v.dhcp_trust_ports_list);
+            w.optional_list(
+                "arpInspectionTrustPortList",
+                &v.arp_inspection_trust_port_list,
+            );
+            w.optional_list("arpTrustPortsList", &v.arp_trust_ports_list);
+            w.optional_list("dhcpTrustPortsList", &v.dhcp_trust_ports_list);
             w.optional("igmpSnooping", &v.igmp_snooping);
             w.optional("multicastVersion", &v.multicast_version);
             w.optional("spanningTreeProtocol", &v.spanning_tree_protocol);
             w.optional("spanningTreePriority", &v.spanning_tree_priority);
-            w.optional("switchFamilyModels", &v.switch_family_models);
+            w.optional_list("switchFamilyModels", &v.switch_family_models);
             w.optional("managementVlan", &v.management_vlan);
-            w.optional("switchVlanPortModels", &v.switch_vlan_port_models);
+            w.optional_list("switchVlanPortModels", &v.switch_vlan_port_models);
             w.optional("switchId", &v.switch_id);
             w.field("enableAsDefaultVlan", &v.enable_as_default_vlan);
             w.optional("deleteVlanEnabled", &v.delete_vlan_enabled);
@@ -5852,8 +5855,8 @@ impl serde::Serialize for VlanBo {
             w.optional("dummyVlan", &v.dummy_vlan);
             w.optional("switchVlanPortModel", &v.switch_vlan_port_model);
             w.optional("rapidSpanningTreeProtocol", &v.rapid_spanning_tree_protocol);
-            w.optional("taggedPortsList", &v.tagged_ports_list);
-            w.optional("untaggedPortsList", &v.untagged_ports_list);
+            w.optional_list("taggedPortsList", &v.tagged_ports_list);
+            w.optional_list("untaggedPortsList", &v.untagged_ports_list);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -5882,19 +5885,20 @@ impl<'de> serde::Deserialize<'de> for VlanBo {
                 ipv4_dhcp_snooping: f.optional("ipv4DhcpSnooping"),
                 ipv4_dhcp_snooping_trust_port: f.optional("ipv4DhcpSnoopingTrustPort"),
                 ipv4_dhcp_snooping_trust_port_list: f
-                    .optional("ipv4DhcpSnoopingTrustPortList"),
+                    .optional_list("ipv4DhcpSnoopingTrustPortList"),
                 arp_inspection: f.optional("arpInspection"),
                 arp_inspection_trust_port: f.optional("arpInspectionTrustPort"),
-                arp_inspection_trust_port_list: f.optional("arpInspectionTrustPortList"),
-                arp_trust_ports_list: f.optional("arpTrustPortsList"),
-                dhcp_trust_ports_list: f.optional("dhcpTrustPortsList"),
+                arp_inspection_trust_port_list: f
+                    .optional_list("arpInspectionTrustPortList"),
+                arp_trust_ports_list: f.optional_list("arpTrustPortsList"),
+                dhcp_trust_ports_list: f.optional_list("dhcpTrustPortsList"),
                 igmp_snooping: f.optional("igmpSnooping"),
                 multicast_version: f.optional("multicastVersion"),
                 spanning_tree_protocol: f.optional("spanningTreeProtocol"),
                 spanning_tree_priority: f.optional("spanningTreePriority"),
-                switch_family_models: f.optional("switchFamilyModels"),
+                switch_family_models: f.optional_list("switchFamilyModels"),
                 management_vlan: f.optional("managementVlan"),
-                switch_vlan_port_models: f.optional("switchVlanPortModels"),
+                switch_vlan_port_models: f.optional_list("switchVlanPortModels"),
                 switch_id: f.optional("switchId"),
                 enable_as_default_vlan: f.required("enableAsDefaultVlan")?,
                 delete_vlan_enabled: f.optional("deleteVlanEnabled"),
@@ -5904,8 +5908,8 @@ impl<'de> serde::Deserialize<'de> for VlanBo {
                 dummy_vlan: f.optional("dummyVlan"),
                 switch_vlan_port_model: f.optional("switchVlanPortModel"),
                 rapid_spanning_tree_protocol: f.optional("rapidSpanningTreeProtocol"),
-                tagged_ports_list: f.optional("taggedPortsList"),
-                untagged_ports_list: f.optional("untaggedPortsList"),
+                tagged_ports_list: f.optional_list("taggedPortsList"),
+                untagged_ports_list: f.optional_list("untaggedPortsList"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -6147,7 +6151,7 @@ impl serde::Serialize for VlanPoolData {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("name", &v.name);
-            w.optional("vlanMembers", &v.vlan_members);
+            w.optional_list("vlanMembers", &v.vlan_members);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -6165,7 +6169,7 @@ impl<'de> serde::Deserialize<'de> for VlanPoolData {
         ) -> Result<VlanPoolData, ruckus_one_runtime::internal::object::FieldError> {
             let value = VlanPoolData {
                 name: f.optional("name"),
-                vlan_members: f.optional("vlanMembers"),
+                vlan_members: f.optional_list("vlanMembers"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -6229,7 +6233,7 @@ impl serde::Serialize for VlanPoolProfile {
             w.optional("description", &v.description);
             w.optional("id", &v.id);
             w.field("name", &v.name);
-            w.field("vlanMembers", &v.vlan_members);
+            w.list("vlanMembers", &v.vlan_members);
             w.optional("tenantId", &v.tenant_id);
             w.rest(&v.additional_fields);
         }
@@ -6250,7 +6254,7 @@ impl<'de> serde::Deserialize<'de> for VlanPoolProfile {
                 description: f.optional("description"),
                 id: f.optional("id"),
                 name: f.required("name")?,
-                vlan_members: f.required("vlanMembers")?,
+                vlan_members: f.required_list("vlanMembers")?,
                 tenant_id: f.optional("tenantId"),
                 additional_fields: f.rest(),
             };
@@ -6318,9 +6322,9 @@ impl serde::Serialize for VlanPoolProfileQueryData {
         ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
-            w.optional("vlanMembers", &v.vlan_members);
-            w.optional("wifiNetworkIds", &v.wifi_network_ids);
-            w.optional("wifiNetworkVenueApGroups", &v.wifi_network_venue_ap_groups);
+            w.optional_list("vlanMembers", &v.vlan_members);
+            w.optional_list("wifiNetworkIds", &v.wifi_network_ids);
+            w.optional_list("wifiNetworkVenueApGroups", &v.wifi_network_venue_ap_groups);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -6342,9 +6346,10 @@ impl<'de> serde::Deserialize<'de> for VlanPoolProfileQueryData {
             let value = VlanPoolProfileQueryData {
                 id: f.optional("id"),
                 name: f.optional("name"),
-                vlan_members: f.optional("vlanMembers"),
-                wifi_network_ids: f.optional("wifiNetworkIds"),
-                wifi_network_venue_ap_groups: f.optional("wifiNetworkVenueApGroups"),
+                vlan_members: f.optional_list("vlanMembers"),
+                wifi_network_ids: f.optional_list("wifiNetworkIds"),
+                wifi_network_venue_ap_groups: f
+                    .optional_list("wifiNetworkVenueApGroups"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -6431,7 +6436,7 @@ impl serde::Serialize for VoiceVlanBo {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("vlanId", &v.vlan_id);
-            w.optional("taggedPorts", &v.tagged_ports);
+            w.optional_list("taggedPorts", &v.tagged_ports);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -6454,7 +6459,7 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanBo {
         ) -> Result<VoiceVlanBo, ruckus_one_runtime::internal::object::FieldError> {
             let value = VoiceVlanBo {
                 vlan_id: f.optional("vlanId"),
-                tagged_ports: f.optional("taggedPorts"),
+                tagged_ports: f.optional_list("taggedPorts"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -6524,7 +6529,7 @@ impl serde::Serialize for VoiceVlanConfigBo {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("model", &v.model);
-            w.optional("voiceVlans", &v.voice_vlans);
+            w.optional_list("voiceVlans", &v.voice_vlans);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -6550,7 +6555,7 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanConfigBo {
         > {
             let value = VoiceVlanConfigBo {
                 model: f.optional("model"),
-                voice_vlans: f.optional("voiceVlans"),
+                voice_vlans: f.optional_list("voiceVlans"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -6622,7 +6627,7 @@ impl serde::Serialize for VoiceVlanConfigView {
         ) {
             w.optional("id", &v.id);
             w.optional("model", &v.model);
-            w.optional("voiceVlans", &v.voice_vlans);
+            w.optional_list("voiceVlans", &v.voice_vlans);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -6649,7 +6654,7 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanConfigView {
             let value = VoiceVlanConfigView {
                 id: f.optional("id"),
                 model: f.optional("model"),
-                voice_vlans: f.optional("voiceVlans"),
+                voice_vlans: f.optional_list("voiceVlans"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -6727,7 +6732,7 @@ impl serde::Serialize for VoiceVlanConfigViewV1 {
         ) {
             w.optional("id", &v.id);
             w.optional("model", &v.model);
-            w.optional("voiceVlans", &v.voice_vlans);
+            w.optional_list("voiceVlans", &v.voice_vlans);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -6754,7 +6759,7 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanConfigViewV1 {
             let value = VoiceVlanConfigViewV1 {
                 id: f.optional("id"),
                 model: f.optional("model"),
-                voice_vlans: f.optional("voiceVlans"),
+                voice_vlans: f.optional_list("voiceVlans"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -6831,7 +6836,7 @@ impl serde::Serialize for VoiceVlanView {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("vlanId", &v.vlan_id);
-            w.optional("taggedPorts", &v.tagged_ports);
+            w.optional_list("taggedPorts", &v.tagged_ports);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -6854,7 +6859,7 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanView {
         ) -> Result<VoiceVlanView, ruckus_one_runtime::internal::object::FieldError> {
             let value = VoiceVlanView {
                 vlan_id: f.optional("vlanId"),
-                tagged_ports: f.optional("taggedPorts"),
+                tagged_ports: f.optional_list("taggedPorts"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -6927,7 +6932,7 @@ impl serde::Serialize for VoiceVlanViewV1 {
         ) {
             w.optional("id", &v.id);
             w.optional("vlanId", &v.vlan_id);
-            w.optional("taggedPorts", &v.tagged_ports);
+            w.optional_list("taggedPorts", &v.tagged_ports);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -6951,7 +6956,7 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanViewV1 {
             let value = VoiceVlanViewV1 {
                 id: f.optional("id"),
                 vlan_id: f.optional("vlanId"),
-                tagged_ports: f.optional("taggedPorts"),
+                tagged_ports: f.optional_list("taggedPorts"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -7170,7 +7175,7 @@ impl serde::Serialize for WifiCallingServiceProfile {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("description", &v.description);
-            w.field("epdgs", &v.epdgs);
+            w.list("epdgs", &v.epdgs);
             w.optional("id", &v.id);
             w.optional("qosPriority", &v.qos_priority);
             w.field("serviceName", &v.service_name);
@@ -7199,7 +7204,7 @@ impl<'de> serde::Deserialize<'de> for WifiCallingServiceProfile {
         > {
             let value = WifiCallingServiceProfile {
                 description: f.optional("description"),
-                epdgs: f.required("epdgs")?,
+                epdgs: f.required_list("epdgs")?,
                 id: f.optional("id"),
                 qos_priority: f.optional("qosPriority"),
                 service_name: f.required("serviceName")?,
@@ -7287,8 +7292,8 @@ impl serde::Serialize for WifiCallingServiceProfileQueryData {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.optional("qosPriority", &v.qos_priority);
-            w.optional("wifiNetworkIds", &v.wifi_network_ids);
-            w.optional("epdgs", &v.epdgs);
+            w.optional_list("wifiNetworkIds", &v.wifi_network_ids);
+            w.optional_list("epdgs", &v.epdgs);
             w.optional("tenantId", &v.tenant_id);
             w.rest(&v.additional_fields);
         }
@@ -7317,8 +7322,8 @@ impl<'de> serde::Deserialize<'de> for WifiCallingServiceProfileQueryData {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 qos_priority: f.optional("qosPriority"),
-                wifi_network_ids: f.optional("wifiNetworkIds"),
-                epdgs: f.optional("epdgs"),
+                wifi_network_ids: f.optional_list("wifiNetworkIds"),
+                epdgs: f.optional_list("epdgs"),
                 tenant_id: f.optional("tenantId"),
                 additional_fields: f.rest(),
             };
@@ -7494,7 +7499,7 @@ impl serde::Serialize for WifiDhcpPoolUsages {
             v: &WifiDhcpPoolUsages,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("wifiDhcpPoolUsages", &v.wifi_dhcp_pool_usages);
+            w.optional_list("wifiDhcpPoolUsages", &v.wifi_dhcp_pool_usages);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -7514,7 +7519,7 @@ impl<'de> serde::Deserialize<'de> for WifiDhcpPoolUsages {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = WifiDhcpPoolUsages {
-                wifi_dhcp_pool_usages: f.optional("wifiDhcpPoolUsages"),
+                wifi_dhcp_pool_usages: f.optional_list("wifiDhcpPoolUsages"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -8016,17 +8021,17 @@ impl serde::Serialize for WifiNetworkRow {
             w.optional("dsaeOnboardNetwork", &v.dsae_onboard_network);
             w.optional("isOweMaster", &v.is_owe_master);
             w.optional("owePairNetworkId", &v.owe_pair_network_id);
-            w.optional("venueApGroups", &v.venue_ap_groups);
+            w.optional_list("venueApGroups", &v.venue_ap_groups);
             w.optional("apCount", &v.ap_count);
             w.optional("isEnforced", &v.is_enforced);
             w.optional("isManagedByTemplate", &v.is_managed_by_template);
             w.optional("activated", &v.activated);
-            w.optional("apSerialNumbers", &v.ap_serial_numbers);
+            w.optional_list("apSerialNumbers", &v.ap_serial_numbers);
             w.optional("aps", &v.aps);
             w.optional("clients", &v.clients);
             w.optional("count", &v.count);
             w.optional("deepNetwork", &v.deep_network);
-            w.optional("names", &v.names);
+            w.optional_list("names", &v.names);
             w.optional("network", &v.network);
             w.optional("venues", &v.venues);
             w.optional("vlanPool", &v.vlan_pool);
@@ -8065,17 +8070,17 @@ impl<'de> serde::Deserialize<'de> for WifiNetworkRow {
                 dsae_onboard_network: f.optional("dsaeOnboardNetwork"),
                 is_owe_master: f.optional("isOweMaster"),
                 owe_pair_network_id: f.optional("owePairNetworkId"),
-                venue_ap_groups: f.optional("venueApGroups"),
+                venue_ap_groups: f.optional_list("venueApGroups"),
                 ap_count: f.optional("apCount"),
                 is_enforced: f.optional("isEnforced"),
                 is_managed_by_template: f.optional("isManagedByTemplate"),
                 activated: f.optional("activated"),
-                ap_serial_numbers: f.optional("apSerialNumbers"),
+                ap_serial_numbers: f.optional_list("apSerialNumbers"),
                 aps: f.optional("aps"),
                 clients: f.optional("clients"),
                 count: f.optional("count"),
                 deep_network: f.optional("deepNetwork"),
-                names: f.optional("names"),
+                names: f.optional_list("names"),
                 network: f.optional("network"),
                 venues: f.optional("venues"),
                 vlan_pool: f.optional("vlanPool"),
@@ -8556,8 +8561,8 @@ impl serde::Serialize for WifiNetworkRowVenues {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("count", &v.count);
-            w.optional("ids", &v.ids);
-            w.optional("names", &v.names);
+            w.optional_list("ids", &v.ids);
+            w.optional_list("names", &v.names);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -8578,8 +8583,8 @@ impl<'de> serde::Deserialize<'de> for WifiNetworkRowVenues {
         > {
             let value = WifiNetworkRowVenues {
                 count: f.optional("count"),
-                ids: f.optional("ids"),
-                names: f.optional("names"),
+                ids: f.optional_list("ids"),
+                names: f.optional_list("names"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -8713,7 +8718,7 @@ impl serde::Serialize for WifiNetworkVenueApGroupQueryData {
         ) {
             w.optional("venueId", &v.venue_id);
             w.optional("wifiNetworkId", &v.wifi_network_id);
-            w.optional("apGroupIds", &v.ap_group_ids);
+            w.optional_list("apGroupIds", &v.ap_group_ids);
             w.optional("isAllApGroups", &v.is_all_ap_groups);
             w.optional("isAllGroups", &v.is_all_groups);
             w.rest(&v.additional_fields);
@@ -8737,7 +8742,7 @@ impl<'de> serde::Deserialize<'de> for WifiNetworkVenueApGroupQueryData {
             let value = WifiNetworkVenueApGroupQueryData {
                 venue_id: f.optional("venueId"),
                 wifi_network_id: f.optional("wifiNetworkId"),
-                ap_group_ids: f.optional("apGroupIds"),
+                ap_group_ids: f.optional_list("apGroupIds"),
                 is_all_ap_groups: f.optional("isAllApGroups"),
                 is_all_groups: f.optional("isAllGroups"),
                 additional_fields: f.rest(),
@@ -8889,112 +8894,6 @@ impl WifiOperationResponseRequestIdOnly {
     /// Sets `requestId`.
     pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
         self.request_id = Some(value.into());
-        self
-    }
-}
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
-/// Provenance: reference (wifi_api-17.3.3.205.yaml WifiWisprPage).
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct WifiWisprPage {
-    /// Default: RADIUS.
-    pub auth_type: Option<WifiWisprPageAuthType>,
-    pub captive_portal_url: String,
-    /// Default: false.
-    pub custom_external_provider: Option<bool>,
-    pub external_provider_name: Option<String>,
-    pub external_provider_region: Option<String>,
-    pub integration_key: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
-impl serde::Serialize for WifiWisprPage {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &WifiWisprPage,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("authType", &v.auth_type);
-            w.field("captivePortalUrl", &v.captive_portal_url);
-            w.optional("customExternalProvider", &v.custom_external_provider);
-            w.optional("externalProviderName", &v.external_provider_name);
-            w.optional("externalProviderRegion", &v.external_provider_region);
-            w.optional("integrationKey", &v.integration_key);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
-impl<'de> serde::Deserialize<'de> for WifiWisprPage {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<WifiWisprPage, ruckus_one_runtime::internal::object::FieldError> {
-            let value = WifiWisprPage {
-                auth_type: f.optional("authType"),
-                captive_portal_url: f.required("captivePortalUrl")?,
-                custom_external_provider: f.optional("customExternalProvider"),
-                external_provider_name: f.optional("externalProviderName"),
-                external_provider_region: f.optional("externalProviderRegion"),
-                integration_key: f.optional("integrationKey"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("WifiWisprPage"))
-    }
-}
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
-impl WifiWisprPage {
-    /// Creates a value from the required fields; optional fields start empty.
-    #[inline]
-    pub fn new(captive_portal_url: String) -> Self {
-        Self {
-            auth_type: None,
-            captive_portal_url,
-            custom_external_provider: None,
-            external_provider_name: None,
-            external_provider_region: None,
-            integration_key: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `authType`.
-    pub fn with_auth_type(mut self, value: impl Into<WifiWisprPageAuthType>) -> Self {
-        self.auth_type = Some(value.into());
-        self
-    }
-    /// Sets `customExternalProvider`.
-    pub fn with_custom_external_provider(mut self, value: impl Into<bool>) -> Self {
-        self.custom_external_provider = Some(value.into());
-        self
-    }
-    /// Sets `externalProviderName`.
-    pub fn with_external_provider_name(mut self, value: impl Into<String>) -> Self {
-        self.external_provider_name = Some(value.into());
-        self
-    }
-    /// Sets `externalProviderRegion`.
-    pub fn with_external_provider_region(mut self, value: impl Into<String>) -> Self {
-        self.external_provider_region = Some(value.into());
-        self
-    }
-    /// Sets `integrationKey`.
-    pub fn with_integration_key(mut self, value: impl Into<String>) -> Self {
-        self.integration_key = Some(value.into());
         self
     }
 }

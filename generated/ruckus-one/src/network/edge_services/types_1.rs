@@ -234,7 +234,7 @@ impl serde::Serialize for ClusterNetworkLagSettings {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("serialNumber", &v.serial_number);
-            w.field("lags", &v.lags);
+            w.list("lags", &v.lags);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -254,7 +254,7 @@ impl<'de> serde::Deserialize<'de> for ClusterNetworkLagSettings {
         > {
             let value = ClusterNetworkLagSettings {
                 serial_number: f.required("serialNumber")?,
-                lags: f.required("lags")?,
+                lags: f.required_list("lags")?,
                 additional_fields: f.rest(),
             };
             Ok(value)
@@ -296,7 +296,7 @@ impl serde::Serialize for ClusterNetworkMultiWanSettings {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("mode", &v.mode);
-            w.field("wanMembers", &v.wan_members);
+            w.list("wanMembers", &v.wan_members);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -316,7 +316,7 @@ impl<'de> serde::Deserialize<'de> for ClusterNetworkMultiWanSettings {
         > {
             let value = ClusterNetworkMultiWanSettings {
                 mode: f.required("mode")?,
-                wan_members: f.required("wanMembers")?,
+                wan_members: f.required_list("wanMembers")?,
                 additional_fields: f.rest(),
             };
             Ok(value)
@@ -414,7 +414,7 @@ impl serde::Serialize for ClusterNetworkPortSettings {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("serialNumber", &v.serial_number);
-            w.field("ports", &v.ports);
+            w.list("ports", &v.ports);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -434,7 +434,7 @@ impl<'de> serde::Deserialize<'de> for ClusterNetworkPortSettings {
         > {
             let value = ClusterNetworkPortSettings {
                 serial_number: f.required("serialNumber")?,
-                ports: f.required("ports")?,
+                ports: f.required_list("ports")?,
                 additional_fields: f.rest(),
             };
             Ok(value)
@@ -478,11 +478,11 @@ impl serde::Serialize for ClusterNetworkSettingsResponse {
             v: &ClusterNetworkSettingsResponse,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("virtualIpSettings", &v.virtual_ip_settings);
-            w.optional("portSettings", &v.port_settings);
-            w.optional("lagSettings", &v.lag_settings);
+            w.optional_list("virtualIpSettings", &v.virtual_ip_settings);
+            w.optional_list("portSettings", &v.port_settings);
+            w.optional_list("lagSettings", &v.lag_settings);
             w.optional("highAvailabilitySettings", &v.high_availability_settings);
-            w.optional("subInterfaceSettings", &v.sub_interface_settings);
+            w.optional_list("subInterfaceSettings", &v.sub_interface_settings);
             w.optional("multiWanSettings", &v.multi_wan_settings);
             w.rest(&v.additional_fields);
         }
@@ -502,11 +502,11 @@ impl<'de> serde::Deserialize<'de> for ClusterNetworkSettingsResponse {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ClusterNetworkSettingsResponse {
-                virtual_ip_settings: f.optional("virtualIpSettings"),
-                port_settings: f.optional("portSettings"),
-                lag_settings: f.optional("lagSettings"),
+                virtual_ip_settings: f.optional_list("virtualIpSettings"),
+                port_settings: f.optional_list("portSettings"),
+                lag_settings: f.optional_list("lagSettings"),
                 high_availability_settings: f.optional("highAvailabilitySettings"),
-                sub_interface_settings: f.optional("subInterfaceSettings"),
+                sub_interface_settings: f.optional_list("subInterfaceSettings"),
                 multi_wan_settings: f.optional("multiWanSettings"),
                 additional_fields: f.rest(),
             };
@@ -608,8 +608,8 @@ impl serde::Serialize for ClusterResponse {
             w.optional("name", &v.name);
             w.optional("description", &v.description);
             w.optional("highAvailabilityMode", &v.high_availability_mode);
-            w.optional("smartEdges", &v.smart_edges);
-            w.optional("members", &v.members);
+            w.optional_list("smartEdges", &v.smart_edges);
+            w.optional_list("members", &v.members);
             w.optional("virtualIpSettings", &v.virtual_ip_settings);
             w.rest(&v.additional_fields);
         }
@@ -630,8 +630,8 @@ impl<'de> serde::Deserialize<'de> for ClusterResponse {
                 name: f.optional("name"),
                 description: f.optional("description"),
                 high_availability_mode: f.optional("highAvailabilityMode"),
-                smart_edges: f.optional("smartEdges"),
-                members: f.optional("members"),
+                smart_edges: f.optional_list("smartEdges"),
+                members: f.optional_list("members"),
                 virtual_ip_settings: f.optional("virtualIpSettings"),
                 additional_fields: f.rest(),
             };
@@ -727,8 +727,8 @@ impl serde::Serialize for CreateCluster {
         ) {
             w.optional("name", &v.name);
             w.optional("description", &v.description);
-            w.optional("smartEdges", &v.smart_edges);
-            w.optional("members", &v.members);
+            w.optional_list("smartEdges", &v.smart_edges);
+            w.optional_list("members", &v.members);
             w.optional("highAvailabilityMode", &v.high_availability_mode);
             w.rest(&v.additional_fields);
         }
@@ -747,8 +747,8 @@ impl<'de> serde::Deserialize<'de> for CreateCluster {
             let value = CreateCluster {
                 name: f.optional("name"),
                 description: f.optional("description"),
-                smart_edges: f.optional("smartEdges"),
-                members: f.optional("members"),
+                smart_edges: f.optional_list("smartEdges"),
+                members: f.optional_list("members"),
                 high_availability_mode: f.optional("highAvailabilityMode"),
                 additional_fields: f.rest(),
             };
@@ -1111,7 +1111,7 @@ impl serde::Serialize for EdgeClusterCompatibility {
             w.optional("identityType", &v.identity_type);
             w.optional("incompatible", &v.incompatible);
             w.optional("total", &v.total);
-            w.optional("incompatibleFeatures", &v.incompatible_features);
+            w.optional_list("incompatibleFeatures", &v.incompatible_features);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -1134,7 +1134,7 @@ impl<'de> serde::Deserialize<'de> for EdgeClusterCompatibility {
                 identity_type: f.optional("identityType"),
                 incompatible: f.optional("incompatible"),
                 total: f.optional("total"),
-                incompatible_features: f.optional("incompatibleFeatures"),
+                incompatible_features: f.optional_list("incompatibleFeatures"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1224,9 +1224,9 @@ impl serde::Serialize for EdgeDhcpProfile {
             w.optional("domainName", &v.domain_name);
             w.optional("primaryDnsIp", &v.primary_dns_ip);
             w.optional("secondaryDnsIp", &v.secondary_dns_ip);
-            w.optional("dhcpPools", &v.dhcp_pools);
-            w.optional("dhcpOptions", &v.dhcp_options);
-            w.optional("hosts", &v.hosts);
+            w.optional_list("dhcpPools", &v.dhcp_pools);
+            w.optional_list("dhcpOptions", &v.dhcp_options);
+            w.optional_list("hosts", &v.hosts);
             w.optional("id", &v.id);
             w.field("serviceName", &v.service_name);
             w.field("leaseTime", &v.lease_time);
@@ -1251,9 +1251,9 @@ impl<'de> serde::Deserialize<'de> for EdgeDhcpProfile {
                 domain_name: f.optional("domainName"),
                 primary_dns_ip: f.optional("primaryDnsIp"),
                 secondary_dns_ip: f.optional("secondaryDnsIp"),
-                dhcp_pools: f.optional("dhcpPools"),
-                dhcp_options: f.optional("dhcpOptions"),
-                hosts: f.optional("hosts"),
+                dhcp_pools: f.optional_list("dhcpPools"),
+                dhcp_options: f.optional_list("dhcpOptions"),
+                hosts: f.optional_list("hosts"),
                 id: f.optional("id"),
                 service_name: f.required("serviceName")?,
                 lease_time: f.required("leaseTime")?,
@@ -1608,7 +1608,7 @@ impl serde::Serialize for EdgeIncompatibleFeature {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("featureRequirement", &v.feature_requirement);
-            w.optional("incompatibleDevices", &v.incompatible_devices);
+            w.optional_list("incompatibleDevices", &v.incompatible_devices);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -1628,7 +1628,7 @@ impl<'de> serde::Deserialize<'de> for EdgeIncompatibleFeature {
         > {
             let value = EdgeIncompatibleFeature {
                 feature_requirement: f.optional("featureRequirement"),
-                incompatible_devices: f.optional("incompatibleDevices"),
+                incompatible_devices: f.optional_list("incompatibleDevices"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1689,7 +1689,7 @@ impl serde::Serialize for EdgeMdnsProxyProfile {
         ) {
             w.optional("id", &v.id);
             w.field("name", &v.name);
-            w.optional("forwardingRules", &v.forwarding_rules);
+            w.optional_list("forwardingRules", &v.forwarding_rules);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -1710,7 +1710,7 @@ impl<'de> serde::Deserialize<'de> for EdgeMdnsProxyProfile {
             let value = EdgeMdnsProxyProfile {
                 id: f.optional("id"),
                 name: f.required("name")?,
-                forwarding_rules: f.optional("forwardingRules"),
+                forwarding_rules: f.optional_list("forwardingRules"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2271,12 +2271,12 @@ impl serde::Serialize for EdgeSdLanStatus {
             w.optional("guestTunnelProfileId", &v.guest_tunnel_profile_id);
             w.optional("tunnelProfileName", &v.tunnel_profile_name);
             w.optional("guestTunnelProfileName", &v.guest_tunnel_profile_name);
-            w.optional("networkIds", &v.network_ids);
-            w.optional("guestNetworkIds", &v.guest_network_ids);
-            w.optional("networkInfos", &v.network_infos);
-            w.optional("guestNetworkInfos", &v.guest_network_infos);
-            w.optional("tunneledWlans", &v.tunneled_wlans);
-            w.optional("tunneledGuestWlans", &v.tunneled_guest_wlans);
+            w.optional_list("networkIds", &v.network_ids);
+            w.optional_list("guestNetworkIds", &v.guest_network_ids);
+            w.optional_list("networkInfos", &v.network_infos);
+            w.optional_list("guestNetworkInfos", &v.guest_network_infos);
+            w.optional_list("tunneledWlans", &v.tunneled_wlans);
+            w.optional_list("tunneledGuestWlans", &v.tunneled_guest_wlans);
             w.optional("isGuestTunnelEnabled", &v.is_guest_tunnel_enabled);
             w.optional("corePortMac", &v.core_port_mac);
             w.optional("edgeAlarmSummary", &v.edge_alarm_summary);
@@ -2285,11 +2285,14 @@ impl serde::Serialize for EdgeSdLanStatus {
             w.optional("vxlanTunnelNum", &v.vxlan_tunnel_num);
             w.optional("guestVlanNum", &v.guest_vlan_num);
             w.optional("guestVxlanTunnelNum", &v.guest_vxlan_tunnel_num);
-            w.optional("vlans", &v.vlans);
-            w.optional("guestVlans", &v.guest_vlans);
+            w.optional_list("vlans", &v.vlans);
+            w.optional_list("guestVlans", &v.guest_vlans);
             w.optional("timestamp", &v.timestamp);
-            w.optional("edgeClusterTunnelInfo", &v.edge_cluster_tunnel_info);
-            w.optional("guestEdgeClusterTunnelInfo", &v.guest_edge_cluster_tunnel_info);
+            w.optional_list("edgeClusterTunnelInfo", &v.edge_cluster_tunnel_info);
+            w.optional_list(
+                "guestEdgeClusterTunnelInfo",
+                &v.guest_edge_cluster_tunnel_info,
+            );
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -2322,12 +2325,12 @@ impl<'de> serde::Deserialize<'de> for EdgeSdLanStatus {
                 guest_tunnel_profile_id: f.optional("guestTunnelProfileId"),
                 tunnel_profile_name: f.optional("tunnelProfileName"),
                 guest_tunnel_profile_name: f.optional("guestTunnelProfileName"),
-                network_ids: f.optional("networkIds"),
-                guest_network_ids: f.optional("guestNetworkIds"),
-                network_infos: f.optional("networkInfos"),
-                guest_network_infos: f.optional("guestNetworkInfos"),
-                tunneled_wlans: f.optional("tunneledWlans"),
-                tunneled_guest_wlans: f.optional("tunneledGuestWlans"),
+                network_ids: f.optional_list("networkIds"),
+                guest_network_ids: f.optional_list("guestNetworkIds"),
+                network_infos: f.optional_list("networkInfos"),
+                guest_network_infos: f.optional_list("guestNetworkInfos"),
+                tunneled_wlans: f.optional_list("tunneledWlans"),
+                tunneled_guest_wlans: f.optional_list("tunneledGuestWlans"),
                 is_guest_tunnel_enabled: f.optional("isGuestTunnelEnabled"),
                 core_port_mac: f.optional("corePortMac"),
                 edge_alarm_summary: f.optional("edgeAlarmSummary"),
@@ -2336,11 +2339,12 @@ impl<'de> serde::Deserialize<'de> for EdgeSdLanStatus {
                 vxlan_tunnel_num: f.optional("vxlanTunnelNum"),
                 guest_vlan_num: f.optional("guestVlanNum"),
                 guest_vxlan_tunnel_num: f.optional("guestVxlanTunnelNum"),
-                vlans: f.optional("vlans"),
-                guest_vlans: f.optional("guestVlans"),
+                vlans: f.optional_list("vlans"),
+                guest_vlans: f.optional_list("guestVlans"),
                 timestamp: f.optional("timestamp"),
-                edge_cluster_tunnel_info: f.optional("edgeClusterTunnelInfo"),
-                guest_edge_cluster_tunnel_info: f.optional("guestEdgeClusterTunnelInfo"),
+                edge_cluster_tunnel_info: f.optional_list("edgeClusterTunnelInfo"),
+                guest_edge_cluster_tunnel_info: f
+                    .optional_list("guestEdgeClusterTunnelInfo"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2616,7 +2620,10 @@ impl serde::Serialize for EdgeServiceCompatibility {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("serviceId", &v.service_id);
-            w.optional("clusterEdgeCompatibilities", &v.cluster_edge_compatibilities);
+            w.optional_list(
+                "clusterEdgeCompatibilities",
+                &v.cluster_edge_compatibilities,
+            );
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -2636,7 +2643,8 @@ impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibility {
         > {
             let value = EdgeServiceCompatibility {
                 service_id: f.optional("serviceId"),
-                cluster_edge_compatibilities: f.optional("clusterEdgeCompatibilities"),
+                cluster_edge_compatibilities: f
+                    .optional_list("clusterEdgeCompatibilities"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2691,7 +2699,7 @@ impl serde::Serialize for EdgeServiceCompatibilityFilters {
             v: &EdgeServiceCompatibilityFilters,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("serviceIds", &v.service_ids);
+            w.optional_list("serviceIds", &v.service_ids);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
         fields(self, &mut w);
@@ -2709,7 +2717,7 @@ impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibilityFilters {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = EdgeServiceCompatibilityFilters {
-                service_ids: f.optional("serviceIds"),
+                service_ids: f.optional_list("serviceIds"),
             };
             f.check()?;
             Ok(value)
@@ -2822,7 +2830,7 @@ impl serde::Serialize for EdgeServiceCompatibilityResult {
             v: &EdgeServiceCompatibilityResult,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("compatibilities", &v.compatibilities);
+            w.optional_list("compatibilities", &v.compatibilities);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -2841,7 +2849,7 @@ impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibilityResult {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = EdgeServiceCompatibilityResult {
-                compatibilities: f.optional("compatibilities"),
+                compatibilities: f.optional_list("compatibilities"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2905,7 +2913,7 @@ impl serde::Serialize for EdgeSubInterfacePage {
             v: &EdgeSubInterfacePage,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("content", &v.content);
+            w.optional_list("content", &v.content);
             w.optional("page", &v.page);
             w.optional("pageSize", &v.page_size);
             w.optional("totalCount", &v.total_count);
@@ -2927,7 +2935,7 @@ impl<'de> serde::Deserialize<'de> for EdgeSubInterfacePage {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = EdgeSubInterfacePage {
-                content: f.optional("content"),
+                content: f.optional_list("content"),
                 page: f.optional("page"),
                 page_size: f.optional("pageSize"),
                 total_count: f.optional("totalCount"),
@@ -3142,7 +3150,7 @@ impl serde::Serialize for FeatureRequirementDetails {
         ) {
             w.optional("featureName", &v.feature_name);
             w.optional("featureGroup", &v.feature_group);
-            w.optional("requirements", &v.requirements);
+            w.optional_list("requirements", &v.requirements);
             w.optional("featureType", &v.feature_type);
             w.optional("featureLevel", &v.feature_level);
             w.rest(&v.additional_fields);
@@ -3165,7 +3173,7 @@ impl<'de> serde::Deserialize<'de> for FeatureRequirementDetails {
             let value = FeatureRequirementDetails {
                 feature_name: f.optional("featureName"),
                 feature_group: f.optional("featureGroup"),
-                requirements: f.optional("requirements"),
+                requirements: f.optional_list("requirements"),
                 feature_type: f.optional("featureType"),
                 feature_level: f.optional("featureLevel"),
                 additional_fields: f.rest(),
@@ -3235,7 +3243,7 @@ impl serde::Serialize for FeatureSetsFilter {
             v: &FeatureSetsFilter,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("featureNames", &v.feature_names);
+            w.optional_list("featureNames", &v.feature_names);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -3254,7 +3262,7 @@ impl<'de> serde::Deserialize<'de> for FeatureSetsFilter {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = FeatureSetsFilter {
-                feature_names: f.optional("featureNames"),
+                feature_names: f.optional_list("featureNames"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -3361,7 +3369,7 @@ impl serde::Serialize for FeatureSetsResponse {
             v: &FeatureSetsResponse,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("featureSets", &v.feature_sets);
+            w.optional_list("featureSets", &v.feature_sets);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -3380,7 +3388,7 @@ impl<'de> serde::Deserialize<'de> for FeatureSetsResponse {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = FeatureSetsResponse {
-                feature_sets: f.optional("featureSets"),
+                feature_sets: f.optional_list("featureSets"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -3832,8 +3840,8 @@ impl serde::Serialize for IncompatibleFeature {
             w.optional("featureGroup", &v.feature_group);
             w.optional("featureType", &v.feature_type);
             w.optional("featureLevel", &v.feature_level);
-            w.optional("requirements", &v.requirements);
-            w.optional("incompatibleDevices", &v.incompatible_devices);
+            w.optional_list("requirements", &v.requirements);
+            w.optional_list("incompatibleDevices", &v.incompatible_devices);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -3856,8 +3864,8 @@ impl<'de> serde::Deserialize<'de> for IncompatibleFeature {
                 feature_group: f.optional("featureGroup"),
                 feature_type: f.optional("featureType"),
                 feature_level: f.optional("featureLevel"),
-                requirements: f.optional("requirements"),
-                incompatible_devices: f.optional("incompatibleDevices"),
+                requirements: f.optional_list("requirements"),
+                incompatible_devices: f.optional_list("incompatibleDevices"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -3942,7 +3950,7 @@ impl serde::Serialize for IncompatibleInfo {
         ) {
             w.optional("identityType", &v.identity_type);
             w.optional("id", &v.id);
-            w.optional("incompatibleFeatures", &v.incompatible_features);
+            w.optional_list("incompatibleFeatures", &v.incompatible_features);
             w.optional("total", &v.total);
             w.optional("incompatible", &v.incompatible);
             w.rest(&v.additional_fields);
@@ -3962,7 +3970,7 @@ impl<'de> serde::Deserialize<'de> for IncompatibleInfo {
             let value = IncompatibleInfo {
                 identity_type: f.optional("identityType"),
                 id: f.optional("id"),
-                incompatible_features: f.optional("incompatibleFeatures"),
+                incompatible_features: f.optional_list("incompatibleFeatures"),
                 total: f.optional("total"),
                 incompatible: f.optional("incompatible"),
                 additional_fields: f.rest(),
@@ -4285,7 +4293,7 @@ impl serde::Serialize for LagSubInterfaceResponse {
         ) {
             w.field("lagId", &v.lag_id);
             w.field("lagName", &v.lag_name);
-            w.field("subInterfaces", &v.sub_interfaces);
+            w.list("subInterfaces", &v.sub_interfaces);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -4306,7 +4314,7 @@ impl<'de> serde::Deserialize<'de> for LagSubInterfaceResponse {
             let value = LagSubInterfaceResponse {
                 lag_id: f.required("lagId")?,
                 lag_name: f.required("lagName")?,
-                sub_interfaces: f.required("subInterfaces")?,
+                sub_interfaces: f.required_list("subInterfaces")?,
                 additional_fields: f.rest(),
             };
             Ok(value)
@@ -4380,7 +4388,7 @@ impl serde::Serialize for LinkAggregationGroup {
             w.optional("lagType", &v.lag_type);
             w.field("lacpMode", &v.lacp_mode);
             w.field("lacpTimeout", &v.lacp_timeout);
-            w.optional("lagMembers", &v.lag_members);
+            w.optional_list("lagMembers", &v.lag_members);
             w.field("portType", &v.port_type);
             w.optional("ipMode", &v.ip_mode);
             w.optional("ip", &v.ip);
@@ -4389,7 +4397,7 @@ impl serde::Serialize for LinkAggregationGroup {
             w.optional("corePortEnabled", &v.core_port_enabled);
             w.optional("accessPortEnabled", &v.access_port_enabled);
             w.optional("natEnabled", &v.nat_enabled);
-            w.optional("natPools", &v.nat_pools);
+            w.optional_list("natPools", &v.nat_pools);
             w.field("lagEnabled", &v.lag_enabled);
             w.optional("reportIp", &v.report_ip);
             w.optional("reportSubnet", &v.report_subnet);
@@ -4416,7 +4424,7 @@ impl<'de> serde::Deserialize<'de> for LinkAggregationGroup {
                 lag_type: f.optional("lagType"),
                 lacp_mode: f.required("lacpMode")?,
                 lacp_timeout: f.required("lacpTimeout")?,
-                lag_members: f.optional("lagMembers"),
+                lag_members: f.optional_list("lagMembers"),
                 port_type: f.required("portType")?,
                 ip_mode: f.optional("ipMode"),
                 ip: f.optional("ip"),
@@ -4425,7 +4433,7 @@ impl<'de> serde::Deserialize<'de> for LinkAggregationGroup {
                 core_port_enabled: f.optional("corePortEnabled"),
                 access_port_enabled: f.optional("accessPortEnabled"),
                 nat_enabled: f.optional("natEnabled"),
-                nat_pools: f.optional("natPools"),
+                nat_pools: f.optional_list("natPools"),
                 lag_enabled: f.required("lagEnabled")?,
                 report_ip: f.optional("reportIp"),
                 report_subnet: f.optional("reportSubnet"),
@@ -4782,7 +4790,7 @@ impl serde::Serialize for LinkHealthCheckPolicy {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("protocol", &v.protocol);
-            w.field("targetIpAddresses", &v.target_ip_addresses);
+            w.list("targetIpAddresses", &v.target_ip_addresses);
             w.field("linkDownCriteria", &v.link_down_criteria);
             w.field("intervalSeconds", &v.interval_seconds);
             w.field("maxCountToDown", &v.max_count_to_down);
@@ -4806,7 +4814,7 @@ impl<'de> serde::Deserialize<'de> for LinkHealthCheckPolicy {
         > {
             let value = LinkHealthCheckPolicy {
                 protocol: f.required("protocol")?,
-                target_ip_addresses: f.required("targetIpAddresses")?,
+                target_ip_addresses: f.required_list("targetIpAddresses")?,
                 link_down_criteria: f.required("linkDownCriteria")?,
                 interval_seconds: f.required("intervalSeconds")?,
                 max_count_to_down: f.required("maxCountToDown")?,
@@ -5163,7 +5171,7 @@ impl serde::Serialize for NodeLagSubInterface {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("lagId", &v.lag_id);
-            w.field("subInterfaces", &v.sub_interfaces);
+            w.list("subInterfaces", &v.sub_interfaces);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -5183,7 +5191,7 @@ impl<'de> serde::Deserialize<'de> for NodeLagSubInterface {
         > {
             let value = NodeLagSubInterface {
                 lag_id: f.required("lagId")?,
-                sub_interfaces: f.required("subInterfaces")?,
+                sub_interfaces: f.required_list("subInterfaces")?,
                 additional_fields: f.rest(),
             };
             Ok(value)
@@ -5225,7 +5233,7 @@ impl serde::Serialize for NodePortSubInterface {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("portId", &v.port_id);
-            w.field("subInterfaces", &v.sub_interfaces);
+            w.list("subInterfaces", &v.sub_interfaces);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -5245,7 +5253,7 @@ impl<'de> serde::Deserialize<'de> for NodePortSubInterface {
         > {
             let value = NodePortSubInterface {
                 port_id: f.required("portId")?,
-                sub_interfaces: f.required("subInterfaces")?,
+                sub_interfaces: f.required_list("subInterfaces")?,
                 additional_fields: f.rest(),
             };
             Ok(value)
@@ -5287,8 +5295,8 @@ impl serde::Serialize for NodeSubInterface {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("serialNumber", &v.serial_number);
-            w.field("ports", &v.ports);
-            w.field("lags", &v.lags);
+            w.list("ports", &v.ports);
+            w.list("lags", &v.lags);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -5305,8 +5313,8 @@ impl<'de> serde::Deserialize<'de> for NodeSubInterface {
         ) -> Result<NodeSubInterface, ruckus_one_runtime::internal::object::FieldError> {
             let value = NodeSubInterface {
                 serial_number: f.required("serialNumber")?,
-                ports: f.required("ports")?,
-                lags: f.required("lags")?,
+                ports: f.required_list("ports")?,
+                lags: f.required_list("lags")?,
                 additional_fields: f.rest(),
             };
             Ok(value)
@@ -5353,8 +5361,8 @@ impl serde::Serialize for NodeSubInterfaceResponse {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.field("serialNumber", &v.serial_number);
-            w.field("ports", &v.ports);
-            w.field("lags", &v.lags);
+            w.list("ports", &v.ports);
+            w.list("lags", &v.lags);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -5374,8 +5382,8 @@ impl<'de> serde::Deserialize<'de> for NodeSubInterfaceResponse {
         > {
             let value = NodeSubInterfaceResponse {
                 serial_number: f.required("serialNumber")?,
-                ports: f.required("ports")?,
-                lags: f.required("lags")?,
+                ports: f.required_list("ports")?,
+                lags: f.required_list("lags")?,
                 additional_fields: f.rest(),
             };
             Ok(value)
@@ -5423,7 +5431,7 @@ impl serde::Serialize for OperationResponseObject {
         ) {
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
-            w.optional("links", &v.links);
+            w.optional_list("links", &v.links);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -5444,7 +5452,7 @@ impl<'de> serde::Deserialize<'de> for OperationResponseObject {
             let value = OperationResponseObject {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
-                links: f.optional("links"),
+                links: f.optional_list("links"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -5501,7 +5509,7 @@ impl serde::Serialize for PageResponseClusterResponse {
             v: &PageResponseClusterResponse,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("content", &v.content);
+            w.optional_list("content", &v.content);
             w.optional("paging", &v.paging);
             w.rest(&v.additional_fields);
         }
@@ -5521,7 +5529,7 @@ impl<'de> serde::Deserialize<'de> for PageResponseClusterResponse {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = PageResponseClusterResponse {
-                content: f.optional("content"),
+                content: f.optional_list("content"),
                 paging: f.optional("paging"),
                 additional_fields: f.rest(),
             };
@@ -5659,8 +5667,8 @@ impl serde::Serialize for PatchCluster {
         ) {
             w.optional("name", &v.name);
             w.optional("description", &v.description);
-            w.optional("smartEdges", &v.smart_edges);
-            w.optional("members", &v.members);
+            w.optional_list("smartEdges", &v.smart_edges);
+            w.optional_list("members", &v.members);
             w.optional("virtualIpSettings", &v.virtual_ip_settings);
             w.rest(&v.additional_fields);
         }
@@ -5679,8 +5687,8 @@ impl<'de> serde::Deserialize<'de> for PatchCluster {
             let value = PatchCluster {
                 name: f.optional("name"),
                 description: f.optional("description"),
-                smart_edges: f.optional("smartEdges"),
-                members: f.optional("members"),
+                smart_edges: f.optional_list("smartEdges"),
+                members: f.optional_list("members"),
                 virtual_ip_settings: f.optional("virtualIpSettings"),
                 additional_fields: f.rest(),
             };
@@ -5760,11 +5768,11 @@ impl serde::Serialize for PatchClusterNetworkSettings {
             v: &PatchClusterNetworkSettings,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("virtualIpSettings", &v.virtual_ip_settings);
-            w.optional("portSettings", &v.port_settings);
-            w.optional("lagSettings", &v.lag_settings);
+            w.optional_list("virtualIpSettings", &v.virtual_ip_settings);
+            w.optional_list("portSettings", &v.port_settings);
+            w.optional_list("lagSettings", &v.lag_settings);
             w.optional("highAvailabilitySettings", &v.high_availability_settings);
-            w.optional("subInterfaceSettings", &v.sub_interface_settings);
+            w.optional_list("subInterfaceSettings", &v.sub_interface_settings);
             w.optional("multiWanSettings", &v.multi_wan_settings);
             w.rest(&v.additional_fields);
         }
@@ -5784,11 +5792,11 @@ impl<'de> serde::Deserialize<'de> for PatchClusterNetworkSettings {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = PatchClusterNetworkSettings {
-                virtual_ip_settings: f.optional("virtualIpSettings"),
-                port_settings: f.optional("portSettings"),
-                lag_settings: f.optional("lagSettings"),
+                virtual_ip_settings: f.optional_list("virtualIpSettings"),
+                port_settings: f.optional_list("portSettings"),
+                lag_settings: f.optional_list("lagSettings"),
                 high_availability_settings: f.optional("highAvailabilitySettings"),
-                sub_interface_settings: f.optional("subInterfaceSettings"),
+                sub_interface_settings: f.optional_list("subInterfaceSettings"),
                 multi_wan_settings: f.optional("multiWanSettings"),
                 additional_fields: f.rest(),
             };
@@ -5968,9 +5976,9 @@ impl serde::Serialize for PatchEdgeDhcpProfile {
             w.optional("domainName", &v.domain_name);
             w.optional("primaryDnsIp", &v.primary_dns_ip);
             w.optional("secondaryDnsIp", &v.secondary_dns_ip);
-            w.optional("dhcpPools", &v.dhcp_pools);
-            w.optional("dhcpOptions", &v.dhcp_options);
-            w.optional("hosts", &v.hosts);
+            w.optional_list("dhcpPools", &v.dhcp_pools);
+            w.optional_list("dhcpOptions", &v.dhcp_options);
+            w.optional_list("hosts", &v.hosts);
             w.optional("serviceName", &v.service_name);
             w.optional("leaseTime", &v.lease_time);
             w.optional("leaseTimeUnit", &v.lease_time_unit);
@@ -5998,9 +6006,9 @@ impl<'de> serde::Deserialize<'de> for PatchEdgeDhcpProfile {
                 domain_name: f.optional("domainName"),
                 primary_dns_ip: f.optional("primaryDnsIp"),
                 secondary_dns_ip: f.optional("secondaryDnsIp"),
-                dhcp_pools: f.optional("dhcpPools"),
-                dhcp_options: f.optional("dhcpOptions"),
-                hosts: f.optional("hosts"),
+                dhcp_pools: f.optional_list("dhcpPools"),
+                dhcp_options: f.optional_list("dhcpOptions"),
+                hosts: f.optional_list("hosts"),
                 service_name: f.optional("serviceName"),
                 lease_time: f.optional("leaseTime"),
                 lease_time_unit: f.optional("leaseTimeUnit"),
@@ -6198,8 +6206,8 @@ impl serde::Serialize for PersonalIdentityNetwork {
             w.field("name", &v.name);
             w.field("vxlanTunnelProfileId", &v.vxlan_tunnel_profile_id);
             w.field("edgeClusterInfo", &v.edge_cluster_info);
-            w.optional("accessSwitchInfos", &v.access_switch_infos);
-            w.optional("distributionSwitchInfos", &v.distribution_switch_infos);
+            w.optional_list("accessSwitchInfos", &v.access_switch_infos);
+            w.optional_list("distributionSwitchInfos", &v.distribution_switch_infos);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -6222,8 +6230,8 @@ impl<'de> serde::Deserialize<'de> for PersonalIdentityNetwork {
                 name: f.required("name")?,
                 vxlan_tunnel_profile_id: f.required("vxlanTunnelProfileId")?,
                 edge_cluster_info: f.required("edgeClusterInfo")?,
-                access_switch_infos: f.optional("accessSwitchInfos"),
-                distribution_switch_infos: f.optional("distributionSwitchInfos"),
+                access_switch_infos: f.optional_list("accessSwitchInfos"),
+                distribution_switch_infos: f.optional_list("distributionSwitchInfos"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -6301,7 +6309,7 @@ impl serde::Serialize for PersonalIdentityNetworkPage {
             v: &PersonalIdentityNetworkPage,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("content", &v.content);
+            w.optional_list("content", &v.content);
             w.optional("paging", &v.paging);
             w.rest(&v.additional_fields);
         }
@@ -6321,7 +6329,7 @@ impl<'de> serde::Deserialize<'de> for PersonalIdentityNetworkPage {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = PersonalIdentityNetworkPage {
-                content: f.optional("content"),
+                content: f.optional_list("content"),
                 paging: f.optional("paging"),
                 additional_fields: f.rest(),
             };
@@ -6869,7 +6877,7 @@ impl serde::Serialize for Port {
             w.field("enabled", &v.enabled);
             w.field("portType", &v.port_type);
             w.optional("natEnabled", &v.nat_enabled);
-            w.optional("natPools", &v.nat_pools);
+            w.optional_list("natPools", &v.nat_pools);
             w.optional("ipMode", &v.ip_mode);
             w.optional("ip", &v.ip);
             w.optional("subnet", &v.subnet);
@@ -6901,7 +6909,7 @@ impl<'de> serde::Deserialize<'de> for Port {
                 enabled: f.required("enabled")?,
                 port_type: f.required("portType")?,
                 nat_enabled: f.optional("natEnabled"),
-                nat_pools: f.optional("natPools"),
+                nat_pools: f.optional_list("natPools"),
                 ip_mode: f.optional("ipMode"),
                 ip: f.optional("ip"),
                 subnet: f.optional("subnet"),
@@ -7077,7 +7085,7 @@ pub struct PortConfig {
 impl serde::Serialize for PortConfig {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &PortConfig, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("ports", &v.ports);
+            w.optional_list("ports", &v.ports);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -7093,7 +7101,7 @@ impl<'de> serde::Deserialize<'de> for PortConfig {
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<PortConfig, ruckus_one_runtime::internal::object::FieldError> {
             let value = PortConfig {
-                ports: f.optional("ports"),
+                ports: f.optional_list("ports"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -7141,7 +7149,7 @@ impl serde::Serialize for PortSubInterfaceResponse {
         ) {
             w.field("portId", &v.port_id);
             w.field("interfaceName", &v.interface_name);
-            w.field("subInterfaces", &v.sub_interfaces);
+            w.list("subInterfaces", &v.sub_interfaces);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -7162,7 +7170,7 @@ impl<'de> serde::Deserialize<'de> for PortSubInterfaceResponse {
             let value = PortSubInterfaceResponse {
                 port_id: f.required("portId")?,
                 interface_name: f.required("interfaceName")?,
-                sub_interfaces: f.required("subInterfaces")?,
+                sub_interfaces: f.required_list("subInterfaces")?,
                 additional_fields: f.rest(),
             };
             Ok(value)
@@ -7274,13 +7282,13 @@ impl serde::Serialize for QueryResponseEdgeSdLanStatus {
             v: &QueryResponseEdgeSdLanStatus,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
             w.optional("objectId", &v.object_id);
-            w.optional("data", &v.data);
+            w.optional_list("data", &v.data);
             w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.optional_list("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -7299,13 +7307,13 @@ impl<'de> serde::Deserialize<'de> for QueryResponseEdgeSdLanStatus {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseEdgeSdLanStatus {
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
                 object_id: f.optional("objectId"),
-                data: f.optional("data"),
+                data: f.optional_list("data"),
                 error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
+                subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -7797,7 +7805,7 @@ impl serde::Serialize for ServiceEdgeCompatibilityFilter {
             v: &ServiceEdgeCompatibilityFilter,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("serviceIds", &v.service_ids);
+            w.optional_list("serviceIds", &v.service_ids);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -7816,7 +7824,7 @@ impl<'de> serde::Deserialize<'de> for ServiceEdgeCompatibilityFilter {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ServiceEdgeCompatibilityFilter {
-                service_ids: f.optional("serviceIds"),
+                service_ids: f.optional_list("serviceIds"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -7917,7 +7925,7 @@ impl serde::Serialize for ServiceEdgeCompatibilityResponse {
             v: &ServiceEdgeCompatibilityResponse,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("compatibilities", &v.compatibilities);
+            w.optional_list("compatibilities", &v.compatibilities);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -7936,7 +7944,7 @@ impl<'de> serde::Deserialize<'de> for ServiceEdgeCompatibilityResponse {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ServiceEdgeCompatibilityResponse {
-                compatibilities: f.optional("compatibilities"),
+                compatibilities: f.optional_list("compatibilities"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -7985,7 +7993,10 @@ impl serde::Serialize for ServiceIncompatibleInfo {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("serviceId", &v.service_id);
-            w.optional("clusterEdgeCompatibilities", &v.cluster_edge_compatibilities);
+            w.optional_list(
+                "clusterEdgeCompatibilities",
+                &v.cluster_edge_compatibilities,
+            );
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -8005,7 +8016,8 @@ impl<'de> serde::Deserialize<'de> for ServiceIncompatibleInfo {
         > {
             let value = ServiceIncompatibleInfo {
                 service_id: f.optional("serviceId"),
-                cluster_edge_compatibilities: f.optional("clusterEdgeCompatibilities"),
+                cluster_edge_compatibilities: f
+                    .optional_list("clusterEdgeCompatibilities"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -8130,7 +8142,7 @@ impl serde::Serialize for StaticRouteConfig {
             v: &StaticRouteConfig,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("routes", &v.routes);
+            w.optional_list("routes", &v.routes);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -8149,7 +8161,7 @@ impl<'de> serde::Deserialize<'de> for StaticRouteConfig {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = StaticRouteConfig {
-                routes: f.optional("routes"),
+                routes: f.optional_list("routes"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -8636,9 +8648,9 @@ impl serde::Serialize for UpdateEdgeDhcpProfile {
             w.optional("domainName", &v.domain_name);
             w.optional("primaryDnsIp", &v.primary_dns_ip);
             w.optional("secondaryDnsIp", &v.secondary_dns_ip);
-            w.optional("dhcpPools", &v.dhcp_pools);
-            w.optional("dhcpOptions", &v.dhcp_options);
-            w.optional("hosts", &v.hosts);
+            w.optional_list("dhcpPools", &v.dhcp_pools);
+            w.optional_list("dhcpOptions", &v.dhcp_options);
+            w.optional_list("hosts", &v.hosts);
             w.field("serviceName", &v.service_name);
             w.field("leaseTime", &v.lease_time);
             w.field("leaseTimeUnit", &v.lease_time_unit);
@@ -8666,9 +8678,9 @@ impl<'de> serde::Deserialize<'de> for UpdateEdgeDhcpProfile {
                 domain_name: f.optional("domainName"),
                 primary_dns_ip: f.optional("primaryDnsIp"),
                 secondary_dns_ip: f.optional("secondaryDnsIp"),
-                dhcp_pools: f.optional("dhcpPools"),
-                dhcp_options: f.optional("dhcpOptions"),
-                hosts: f.optional("hosts"),
+                dhcp_pools: f.optional_list("dhcpPools"),
+                dhcp_options: f.optional_list("dhcpOptions"),
+                hosts: f.optional_list("hosts"),
                 service_name: f.required("serviceName")?,
                 lease_time: f.required("leaseTime")?,
                 lease_time_unit: f.required("leaseTimeUnit")?,
@@ -8799,7 +8811,7 @@ impl serde::Serialize for UpdateLinkAggregationGroup {
             w.optional("lagType", &v.lag_type);
             w.field("lacpMode", &v.lacp_mode);
             w.field("lacpTimeout", &v.lacp_timeout);
-            w.optional("lagMembers", &v.lag_members);
+            w.optional_list("lagMembers", &v.lag_members);
             w.field("portType", &v.port_type);
             w.optional("ipMode", &v.ip_mode);
             w.optional("ip", &v.ip);
@@ -8808,7 +8820,7 @@ impl serde::Serialize for UpdateLinkAggregationGroup {
             w.optional("corePortEnabled", &v.core_port_enabled);
             w.optional("accessPortEnabled", &v.access_port_enabled);
             w.optional("natEnabled", &v.nat_enabled);
-            w.optional("natPools", &v.nat_pools);
+            w.optional_list("natPools", &v.nat_pools);
             w.field("lagEnabled", &v.lag_enabled);
             w.rest(&v.additional_fields);
         }
@@ -8832,7 +8844,7 @@ impl<'de> serde::Deserialize<'de> for UpdateLinkAggregationGroup {
                 lag_type: f.optional("lagType"),
                 lacp_mode: f.required("lacpMode")?,
                 lacp_timeout: f.required("lacpTimeout")?,
-                lag_members: f.optional("lagMembers"),
+                lag_members: f.optional_list("lagMembers"),
                 port_type: f.required("portType")?,
                 ip_mode: f.optional("ipMode"),
                 ip: f.optional("ip"),
@@ -8841,7 +8853,7 @@ impl<'de> serde::Deserialize<'de> for UpdateLinkAggregationGroup {
                 core_port_enabled: f.optional("corePortEnabled"),
                 access_port_enabled: f.optional("accessPortEnabled"),
                 nat_enabled: f.optional("natEnabled"),
-                nat_pools: f.optional("natPools"),
+                nat_pools: f.optional_list("natPools"),
                 lag_enabled: f.required("lagEnabled")?,
                 additional_fields: f.rest(),
             };

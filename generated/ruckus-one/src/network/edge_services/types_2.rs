@@ -19,8 +19,8 @@ impl serde::Serialize for VenueEdgeCompatibilityFilter {
             v: &VenueEdgeCompatibilityFilter,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("venueIds", &v.venue_ids);
-            w.optional("edgeIds", &v.edge_ids);
+            w.optional_list("venueIds", &v.venue_ids);
+            w.optional_list("edgeIds", &v.edge_ids);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -39,8 +39,8 @@ impl<'de> serde::Deserialize<'de> for VenueEdgeCompatibilityFilter {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = VenueEdgeCompatibilityFilter {
-                venue_ids: f.optional("venueIds"),
-                edge_ids: f.optional("edgeIds"),
+                venue_ids: f.optional_list("venueIds"),
+                edge_ids: f.optional_list("edgeIds"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -91,7 +91,7 @@ impl serde::Serialize for VenueEdgeCompatibilityRequest {
             v: &VenueEdgeCompatibilityRequest,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("featureNames", &v.feature_names);
+            w.optional_list("featureNames", &v.feature_names);
             w.field("filters", &v.filters);
             w.rest(&v.additional_fields);
         }
@@ -111,7 +111,7 @@ impl<'de> serde::Deserialize<'de> for VenueEdgeCompatibilityRequest {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = VenueEdgeCompatibilityRequest {
-                feature_names: f.optional("featureNames"),
+                feature_names: f.optional_list("featureNames"),
                 filters: f.required("filters")?,
                 additional_fields: f.rest(),
             };
@@ -157,7 +157,7 @@ impl serde::Serialize for VenueEdgeCompatibilityResponse {
             v: &VenueEdgeCompatibilityResponse,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("compatibilities", &v.compatibilities);
+            w.optional_list("compatibilities", &v.compatibilities);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -176,7 +176,7 @@ impl<'de> serde::Deserialize<'de> for VenueEdgeCompatibilityResponse {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = VenueEdgeCompatibilityResponse {
-                compatibilities: f.optional("compatibilities"),
+                compatibilities: f.optional_list("compatibilities"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -224,7 +224,7 @@ impl serde::Serialize for VirtualIp {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &VirtualIp, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.field("virtualIp", &v.virtual_ip);
-            w.optional("ports", &v.ports);
+            w.optional_list("ports", &v.ports);
             w.optional("timeoutSeconds", &v.timeout_seconds);
             w.rest(&v.additional_fields);
         }
@@ -242,7 +242,7 @@ impl<'de> serde::Deserialize<'de> for VirtualIp {
         ) -> Result<VirtualIp, ruckus_one_runtime::internal::object::FieldError> {
             let value = VirtualIp {
                 virtual_ip: f.required("virtualIp")?,
-                ports: f.optional("ports"),
+                ports: f.optional_list("ports"),
                 timeout_seconds: f.optional("timeoutSeconds"),
                 additional_fields: f.rest(),
             };
@@ -353,7 +353,7 @@ impl serde::Serialize for VirtualIpSettings {
             v: &VirtualIpSettings,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("virtualIps", &v.virtual_ips);
+            w.optional_list("virtualIps", &v.virtual_ips);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -372,7 +372,7 @@ impl<'de> serde::Deserialize<'de> for VirtualIpSettings {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = VirtualIpSettings {
-                virtual_ips: f.optional("virtualIps"),
+                virtual_ips: f.optional_list("virtualIps"),
                 additional_fields: f.rest(),
             };
             f.check()?;

@@ -59,22 +59,16 @@ impl<'a> GetTenant<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<MspEcAccountView, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, MspEcAccountView> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<MspEcAccountView>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<MspEcAccountView>,
     > {
         self.req.send_json_with_response()
     }
@@ -143,13 +137,11 @@ impl<'a> UpdateTenant<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -158,11 +150,9 @@ impl<'a> UpdateTenant<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -177,13 +167,11 @@ impl<'a> UpdateTenant<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -253,13 +241,11 @@ impl<'a> DeleteTenant<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -268,11 +254,9 @@ impl<'a> DeleteTenant<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -287,13 +271,11 @@ impl<'a> DeleteTenant<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -363,11 +345,9 @@ impl<'a> CreateTenant<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<ResponseBov2, super::activities::Activity>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<ResponseBov2, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
@@ -375,12 +355,7 @@ impl<'a> CreateTenant<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<ResponseBov2>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<ResponseBov2>> {
         self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
@@ -394,11 +369,9 @@ impl<'a> CreateTenant<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<ResponseBov2, super::activities::Activity>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<ResponseBov2, super::activities::Activity>,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -463,22 +436,16 @@ impl<'a> ListTenantDelegations<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<MspEcDelegationResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, MspEcDelegationResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<MspEcDelegationResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<MspEcDelegationResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -547,11 +514,9 @@ impl<'a> UpdateTenantDelegations<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<String, super::activities::Activity>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<String, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
@@ -559,9 +524,7 @@ impl<'a> UpdateTenantDelegations<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<String>> {
         self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
@@ -575,11 +538,9 @@ impl<'a> UpdateTenantDelegations<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<String, super::activities::Activity>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<String, super::activities::Activity>,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -627,18 +588,14 @@ impl<'a> ResendTenantInvitation<'a> {
     }
     /// Sends the request; the `204` response has no body.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<(), ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ()> {
         self.req.send_empty()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<()>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<()>> {
         self.req.send_empty_with_response()
     }
 }
@@ -702,23 +659,14 @@ impl<'a> ListTenantAdmins<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<Vec<AdminView>, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<AdminView>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<Vec<AdminView>>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Vec<AdminView>>> {
         self.req.send_json_with_response()
     }
 }
@@ -782,23 +730,14 @@ impl<'a> GetTenantAdmin<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<MspEcAdminView, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, MspEcAdminView> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<MspEcAdminView>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<MspEcAdminView>> {
         self.req.send_json_with_response()
     }
 }
@@ -845,18 +784,14 @@ impl<'a> UpdateTenantAdmin<'a> {
     }
     /// Sends the request; the `204` response has no body.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<(), ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ()> {
         self.req.send_empty()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<()>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<()>> {
         self.req.send_empty_with_response()
     }
 }
@@ -903,18 +838,14 @@ impl<'a> DeleteTenantAdmin<'a> {
     }
     /// Sends the request; the `204` response has no body.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<(), ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ()> {
         self.req.send_empty()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<()>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<()>> {
         self.req.send_empty_with_response()
     }
 }
@@ -978,22 +909,16 @@ impl<'a> ListTenantAdminDelegations<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<Vec<MspAdminRole>, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<MspAdminRole>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<Vec<MspAdminRole>>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<Vec<MspAdminRole>>,
     > {
         self.req.send_json_with_response()
     }
@@ -1062,13 +987,11 @@ impl<'a> UpdateTenantAdminDelegations<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -1077,11 +1000,9 @@ impl<'a> UpdateTenantAdminDelegations<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -1096,13 +1017,11 @@ impl<'a> UpdateTenantAdminDelegations<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -1168,22 +1087,16 @@ impl<'a> UpdateTenantActivation<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::AsyncResult> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -1248,22 +1161,16 @@ impl<'a> DeleteTenantActivation<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::AsyncResult> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -1328,23 +1235,14 @@ impl<'a> GetTenantSupportStatus<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<Vec<Delegation>, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<Delegation>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<Vec<Delegation>>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Vec<Delegation>>> {
         self.req.send_json_with_response()
     }
 }
@@ -1408,18 +1306,14 @@ impl<'a> UpdateTenantSupportStatus<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, String> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<String>> {
         self.req.send_json_with_response()
     }
 }
@@ -1483,18 +1377,14 @@ impl<'a> DeleteTenantSupportStatus<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, String> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<String>> {
         self.req.send_json_with_response()
     }
 }
@@ -1562,11 +1452,9 @@ impl<'a> CreateFirmwareUpgradeSchedule<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<String, super::activities::Activity>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<String, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
@@ -1574,9 +1462,7 @@ impl<'a> CreateFirmwareUpgradeSchedule<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<String>> {
         self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
@@ -1590,11 +1476,9 @@ impl<'a> CreateFirmwareUpgradeSchedule<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<String, super::activities::Activity>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<String, super::activities::Activity>,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -1663,11 +1547,9 @@ impl<'a> PatchTenantDelegations<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<String, super::activities::Activity>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<String, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
@@ -1675,9 +1557,7 @@ impl<'a> PatchTenantDelegations<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<String>> {
         self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
@@ -1691,11 +1571,9 @@ impl<'a> PatchTenantDelegations<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<String, super::activities::Activity>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<String, super::activities::Activity>,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -1764,13 +1642,11 @@ impl<'a> PatchAdminDelegations<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -1779,11 +1655,9 @@ impl<'a> PatchAdminDelegations<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -1798,13 +1672,11 @@ impl<'a> PatchAdminDelegations<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -1870,18 +1742,14 @@ impl<'a> GetSelfTenant<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<Output = Result<Tenant, ruckus_one_runtime::Error>> {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Tenant> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<Tenant>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Tenant>> {
         self.req.send_json_with_response()
     }
 }
@@ -1932,13 +1800,11 @@ impl<'a> CreateTenantNotificationRecipient<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -1947,11 +1813,9 @@ impl<'a> CreateTenantNotificationRecipient<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -1966,13 +1830,11 @@ impl<'a> CreateTenantNotificationRecipient<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -2040,20 +1902,16 @@ impl<'a> ListTenantNotificationRecipients<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<Vec<NotificationRecipientRbacdto>, ruckus_one_runtime::Error>,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, Vec<NotificationRecipientRbacdto>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<Vec<NotificationRecipientRbacdto>>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<Vec<NotificationRecipientRbacdto>>,
     > {
         self.req.send_json_with_response()
     }
@@ -2125,13 +1983,11 @@ impl<'a> DeleteTenantNotificationRecipients<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -2140,11 +1996,9 @@ impl<'a> DeleteTenantNotificationRecipients<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -2159,13 +2013,11 @@ impl<'a> DeleteTenantNotificationRecipients<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -2236,11 +2088,9 @@ impl<'a> CreateTenantMobilePushNotification<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            OperationResponseMobilePushNotificationEndpoint,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        OperationResponseMobilePushNotificationEndpoint,
     > {
         self.req.send_json()
     }
@@ -2248,13 +2098,9 @@ impl<'a> CreateTenantMobilePushNotification<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<
-                OperationResponseMobilePushNotificationEndpoint,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<OperationResponseMobilePushNotificationEndpoint>,
     > {
         self.req.send_json_with_response()
     }
@@ -2342,14 +2188,9 @@ impl<'a> QueryTenantNotificationRecipients<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                TenantManagementPage,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<TenantManagementPage, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
@@ -2357,11 +2198,9 @@ impl<'a> QueryTenantNotificationRecipients<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<TenantManagementPage>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<TenantManagementPage>,
     > {
         self.req.send_json_with_response()
     }
@@ -2376,14 +2215,9 @@ impl<'a> QueryTenantNotificationRecipients<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                TenantManagementPage,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<TenantManagementPage, super::activities::Activity>,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -2431,22 +2265,16 @@ impl<'a> GetTenantBetaFeatures<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<BetaFeatureResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, BetaFeatureResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<BetaFeatureResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<BetaFeatureResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -2494,22 +2322,16 @@ impl<'a> UpdateTenantBetaFeatures<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<BetaFeatureResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, BetaFeatureResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<BetaFeatureResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<BetaFeatureResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -2574,22 +2396,16 @@ impl<'a> GetTenantPrivacySettings<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<TenantPrivacyFeatureResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, TenantPrivacyFeatureResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<TenantPrivacyFeatureResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<TenantPrivacyFeatureResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -2654,22 +2470,16 @@ impl<'a> CreateTenantPrivacySettings<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<TenantPrivacyFeatureResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, TenantPrivacyFeatureResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<TenantPrivacyFeatureResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<TenantPrivacyFeatureResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -2734,22 +2544,16 @@ impl<'a> PatchTenantPrivacySettings<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<TenantPrivacyFeatureResponse, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, TenantPrivacyFeatureResponse> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<TenantPrivacyFeatureResponse>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<TenantPrivacyFeatureResponse>,
     > {
         self.req.send_json_with_response()
     }
@@ -2818,14 +2622,9 @@ impl<'a> UpdateAdmins<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                OperationResponseAdmin,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<OperationResponseAdmin, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
@@ -2833,11 +2632,9 @@ impl<'a> UpdateAdmins<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<OperationResponseAdmin>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<OperationResponseAdmin>,
     > {
         self.req.send_json_with_response()
     }
@@ -2852,13 +2649,11 @@ impl<'a> UpdateAdmins<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                OperationResponseAdmin,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            OperationResponseAdmin,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -2928,14 +2723,9 @@ impl<'a> CreateAdmin<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                OperationResponseAdmin,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<OperationResponseAdmin, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
@@ -2943,11 +2733,9 @@ impl<'a> CreateAdmin<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<OperationResponseAdmin>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<OperationResponseAdmin>,
     > {
         self.req.send_json_with_response()
     }
@@ -2962,13 +2750,11 @@ impl<'a> CreateAdmin<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                OperationResponseAdmin,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            OperationResponseAdmin,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -3043,23 +2829,14 @@ impl<'a> ListAdmins<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<Vec<AdminView>, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<AdminView>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<Vec<AdminView>>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Vec<AdminView>>> {
         self.req.send_json_with_response()
     }
 }
@@ -3127,13 +2904,11 @@ impl<'a> DeleteAdmins<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -3142,11 +2917,9 @@ impl<'a> DeleteAdmins<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -3161,13 +2934,11 @@ impl<'a> DeleteAdmins<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -3233,23 +3004,14 @@ impl<'a> GetAdmin<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<AdminView, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, AdminView> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<AdminView>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<AdminView>> {
         self.req.send_json_with_response()
     }
 }
@@ -3317,13 +3079,11 @@ impl<'a> DeleteAdmin<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -3332,11 +3092,9 @@ impl<'a> DeleteAdmin<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::AsyncResult>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
     > {
         self.req.send_json_with_response()
     }
@@ -3351,13 +3109,11 @@ impl<'a> DeleteAdmin<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::AsyncResult,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -3491,22 +3247,16 @@ impl<'a> QueryAdmins<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<TenantManagementPage, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, TenantManagementPage> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<TenantManagementPage>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<TenantManagementPage>,
     > {
         self.req.send_json_with_response()
     }
@@ -3590,22 +3340,16 @@ impl<'a> ApCountSummary<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<QueryResponseApCountSummary, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, QueryResponseApCountSummary> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<QueryResponseApCountSummary>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<QueryResponseApCountSummary>,
     > {
         self.req.send_json_with_response()
     }
@@ -3670,23 +3414,14 @@ impl<'a> GetUserProfile<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<UserProfile, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, UserProfile> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<UserProfile>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<UserProfile>> {
         self.req.send_json_with_response()
     }
 }
@@ -3750,22 +3485,16 @@ impl<'a> UpdateUser<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<OperationResponseUserProfile, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, OperationResponseUserProfile> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<OperationResponseUserProfile>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<OperationResponseUserProfile>,
     > {
         self.req.send_json_with_response()
     }
@@ -3830,23 +3559,14 @@ impl<'a> ReplaceOwnTenant<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<ApiCallInfo, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ApiCallInfo> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<ApiCallInfo>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<ApiCallInfo>> {
         self.req.send_json_with_response()
     }
 }
@@ -3910,23 +3630,14 @@ impl<'a> GetDelegation<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<Delegation, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Delegation> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<Delegation>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Delegation>> {
         self.req.send_json_with_response()
     }
 }
@@ -3994,13 +3705,11 @@ impl<'a> AcceptOrRejectDelegation<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                OperationResponseDelegation,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            OperationResponseDelegation,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -4009,11 +3718,9 @@ impl<'a> AcceptOrRejectDelegation<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<OperationResponseDelegation>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<OperationResponseDelegation>,
     > {
         self.req.send_json_with_response()
     }
@@ -4028,13 +3735,11 @@ impl<'a> AcceptOrRejectDelegation<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                OperationResponseDelegation,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            OperationResponseDelegation,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -4104,13 +3809,11 @@ impl<'a> DeleteDelegation<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::OperationResponseVoid,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::OperationResponseVoid,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -4119,11 +3822,9 @@ impl<'a> DeleteDelegation<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::OperationResponseVoid>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::OperationResponseVoid>,
     > {
         self.req.send_json_with_response()
     }
@@ -4138,13 +3839,11 @@ impl<'a> DeleteDelegation<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::OperationResponseVoid,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::OperationResponseVoid,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -4197,13 +3896,11 @@ impl<'a> InviteSupport<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                OperationResponseDelegation,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            OperationResponseDelegation,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -4212,11 +3909,9 @@ impl<'a> InviteSupport<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<OperationResponseDelegation>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<OperationResponseDelegation>,
     > {
         self.req.send_json_with_response()
     }
@@ -4231,13 +3926,11 @@ impl<'a> InviteSupport<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                OperationResponseDelegation,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            OperationResponseDelegation,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -4290,13 +3983,11 @@ impl<'a> DeleteSupportDelegation<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                super::common::OperationResponseVoid,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::OperationResponseVoid,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -4305,11 +3996,9 @@ impl<'a> DeleteSupportDelegation<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<super::common::OperationResponseVoid>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<super::common::OperationResponseVoid>,
     > {
         self.req.send_json_with_response()
     }
@@ -4324,13 +4013,11 @@ impl<'a> DeleteSupportDelegation<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                super::common::OperationResponseVoid,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::OperationResponseVoid,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -4405,23 +4092,14 @@ impl<'a> GetDelegations<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<Vec<Delegation>, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<Delegation>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<Vec<Delegation>>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Vec<Delegation>>> {
         self.req.send_json_with_response()
     }
 }
@@ -4489,13 +4167,11 @@ impl<'a> InviteVar<'a> {
     #[inline]
     pub fn send(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Accepted<
-                OperationResponseDelegation,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            OperationResponseDelegation,
+            super::activities::Activity,
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
@@ -4504,11 +4180,9 @@ impl<'a> InviteVar<'a> {
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<OperationResponseDelegation>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<OperationResponseDelegation>,
     > {
         self.req.send_json_with_response()
     }
@@ -4523,13 +4197,11 @@ impl<'a> InviteVar<'a> {
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Completed<
-                OperationResponseDelegation,
-                super::activities::Activity,
-            >,
-            ruckus_one_runtime::Error,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            OperationResponseDelegation,
+            super::activities::Activity,
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
@@ -4604,22 +4276,16 @@ impl<'a> GetAuthentications<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<Vec<AuthenticationInfo>, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<AuthenticationInfo>> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<Vec<AuthenticationInfo>>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<Vec<AuthenticationInfo>>,
     > {
         self.req.send_json_with_response()
     }
@@ -4684,22 +4350,16 @@ impl<'a> AddAuthentication<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<AuthenticationInfo, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, AuthenticationInfo> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<AuthenticationInfo>,
-            ruckus_one_runtime::Error,
-        >,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Response<AuthenticationInfo>,
     > {
         self.req.send_json_with_response()
     }
@@ -4747,23 +4407,14 @@ impl<'a> GetAccountDetails<'a> {
     }
     /// Sends the request and decodes the `200` response.
     #[inline]
-    pub fn send(
-        self,
-    ) -> impl std::future::Future<
-        Output = Result<AccountInfo, ruckus_one_runtime::Error>,
-    > {
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, AccountInfo> {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     #[inline]
     pub fn send_with_response(
         self,
-    ) -> impl std::future::Future<
-        Output = Result<
-            ruckus_one_runtime::Response<AccountInfo>,
-            ruckus_one_runtime::Error,
-        >,
-    > {
+    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<AccountInfo>> {
         self.req.send_json_with_response()
     }
 }

@@ -413,11 +413,11 @@ impl serde::Serialize for AddMspEcRequest {
             w.optional("admin_role", &v.admin_role);
             w.optional("tenant_type", &v.tenant_type);
             w.optional("licenses", &v.licenses);
-            w.optional("delegations", &v.delegations);
-            w.optional("admin_delegations", &v.admin_delegations);
+            w.optional_list("delegations", &v.delegations);
+            w.optional_list("admin_delegations", &v.admin_delegations);
             w.optional("tier", &v.tier);
-            w.optional("privilege_group_ids", &v.privilege_group_ids);
-            w.optional("privacyFeatures", &v.privacy_features);
+            w.optional_list("privilege_group_ids", &v.privilege_group_ids);
+            w.optional_list("privacyFeatures", &v.privacy_features);
             w.optional("propertyCode", &v.property_code);
             w.rest(&v.additional_fields);
         }
@@ -452,11 +452,11 @@ impl<'de> serde::Deserialize<'de> for AddMspEcRequest {
                 admin_role: f.optional("admin_role"),
                 tenant_type: f.optional("tenant_type"),
                 licenses: f.optional("licenses"),
-                delegations: f.optional("delegations"),
-                admin_delegations: f.optional("admin_delegations"),
+                delegations: f.optional_list("delegations"),
+                admin_delegations: f.optional_list("admin_delegations"),
                 tier: f.optional("tier"),
-                privilege_group_ids: f.optional("privilege_group_ids"),
-                privacy_features: f.optional("privacyFeatures"),
+                privilege_group_ids: f.optional_list("privilege_group_ids"),
+                privacy_features: f.optional_list("privacyFeatures"),
                 property_code: f.optional("propertyCode"),
                 additional_fields: f.rest(),
             };
@@ -646,7 +646,7 @@ impl serde::Serialize for AddTenantRequestHolder {
             v: &AddTenantRequestHolder,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("data", &v.data);
+            w.optional_list("data", &v.data);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -665,7 +665,7 @@ impl<'de> serde::Deserialize<'de> for AddTenantRequestHolder {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = AddTenantRequestHolder {
-                data: f.optional("data"),
+                data: f.optional_list("data"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -728,8 +728,8 @@ impl serde::Serialize for Admin {
             w.optional("updatedDate", &v.updated_date);
             w.optional("detailLevel", &v.detail_level);
             w.optional("externalId", &v.external_id);
-            w.optional("adminRoles", &v.admin_roles);
-            w.optional("adminAppSettings", &v.admin_app_settings);
+            w.optional_list("adminRoles", &v.admin_roles);
+            w.optional_list("adminAppSettings", &v.admin_app_settings);
             w.optional("dateFormat", &v.date_format);
             w.optional("username", &v.username);
             w.optional("authentication", &v.authentication);
@@ -759,8 +759,8 @@ impl<'de> serde::Deserialize<'de> for Admin {
                 updated_date: f.optional("updatedDate"),
                 detail_level: f.optional("detailLevel"),
                 external_id: f.optional("externalId"),
-                admin_roles: f.optional("adminRoles"),
-                admin_app_settings: f.optional("adminAppSettings"),
+                admin_roles: f.optional_list("adminRoles"),
+                admin_app_settings: f.optional_list("adminAppSettings"),
                 date_format: f.optional("dateFormat"),
                 username: f.optional("username"),
                 authentication: f.optional("authentication"),
@@ -1201,12 +1201,12 @@ impl serde::Serialize for AdminQueryRequest {
             v: &AdminQueryRequest,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("mspEcTenantIds", &v.msp_ec_tenant_ids);
+            w.optional_list("mspEcTenantIds", &v.msp_ec_tenant_ids);
             w.optional("page", &v.page);
             w.optional("pageSize", &v.page_size);
             w.optional("sortField", &v.sort_field);
             w.optional("sortOrder", &v.sort_order);
-            w.optional("searchTargetFields", &v.search_target_fields);
+            w.optional_list("searchTargetFields", &v.search_target_fields);
             w.optional("searchString", &v.search_string);
             w.optional("filters", &v.filters);
             w.rest(&v.additional_fields);
@@ -1227,12 +1227,12 @@ impl<'de> serde::Deserialize<'de> for AdminQueryRequest {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = AdminQueryRequest {
-                msp_ec_tenant_ids: f.optional("mspEcTenantIds"),
+                msp_ec_tenant_ids: f.optional_list("mspEcTenantIds"),
                 page: f.optional("page"),
                 page_size: f.optional("pageSize"),
                 sort_field: f.optional("sortField"),
                 sort_order: f.optional("sortOrder"),
-                search_target_fields: f.optional("searchTargetFields"),
+                search_target_fields: f.optional_list("searchTargetFields"),
                 search_string: f.optional("searchString"),
                 filters: f.optional("filters"),
                 additional_fields: f.rest(),
@@ -1641,7 +1641,7 @@ impl serde::Serialize for AdminView {
             w.optional("phoneNumber", &v.phone_number);
             w.field("role", &v.role);
             w.optional("delegateToAllECs", &v.delegate_to_all_ecs);
-            w.optional("delegatedECs", &v.delegated_ecs);
+            w.optional_list("delegatedECs", &v.delegated_ecs);
             w.optional("detailLevel", &v.detail_level);
             w.optional("authenticationId", &v.authentication_id);
             w.optional("username", &v.username);
@@ -1668,7 +1668,7 @@ impl<'de> serde::Deserialize<'de> for AdminView {
                 phone_number: f.optional("phoneNumber"),
                 role: f.required("role")?,
                 delegate_to_all_ecs: f.optional("delegateToAllECs"),
-                delegated_ecs: f.optional("delegatedECs"),
+                delegated_ecs: f.optional_list("delegatedECs"),
                 detail_level: f.optional("detailLevel"),
                 authentication_id: f.optional("authenticationId"),
                 username: f.optional("username"),
@@ -1914,7 +1914,7 @@ impl serde::Serialize for AssignMspEcListRequest {
             v: &AssignMspEcListRequest,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("mspec_list", &v.mspec_list);
+            w.optional_list("mspec_list", &v.mspec_list);
             w.field("delegation_type", &v.delegation_type);
             w.optional("number_of_days", &v.number_of_days);
             w.optional("isManageAllEcs", &v.is_manage_all_ecs);
@@ -1936,7 +1936,7 @@ impl<'de> serde::Deserialize<'de> for AssignMspEcListRequest {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = AssignMspEcListRequest {
-                mspec_list: f.optional("mspec_list"),
+                mspec_list: f.optional_list("mspec_list"),
                 delegation_type: f.required("delegation_type")?,
                 number_of_days: f.optional("number_of_days"),
                 is_manage_all_ecs: f.optional("isManageAllEcs"),
@@ -1996,7 +1996,7 @@ impl serde::Serialize for AssignMspEcToMultipleTechPartners {
             v: &AssignMspEcToMultipleTechPartners,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("AssignDelegatedRequest", &v.assign_delegated_request);
+            w.optional_list("AssignDelegatedRequest", &v.assign_delegated_request);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -2015,7 +2015,7 @@ impl<'de> serde::Deserialize<'de> for AssignMspEcToMultipleTechPartners {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = AssignMspEcToMultipleTechPartners {
-                assign_delegated_request: f.optional("AssignDelegatedRequest"),
+                assign_delegated_request: f.optional_list("AssignDelegatedRequest"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2064,9 +2064,9 @@ impl serde::Serialize for AssignedMspAdminsRequest {
             v: &AssignedMspAdminsRequest,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("mspec_list", &v.mspec_list);
+            w.optional_list("mspec_list", &v.mspec_list);
             w.field("delegation_type", &v.delegation_type);
-            w.optional("privilege_group_ids", &v.privilege_group_ids);
+            w.optional_list("privilege_group_ids", &v.privilege_group_ids);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -2085,9 +2085,9 @@ impl<'de> serde::Deserialize<'de> for AssignedMspAdminsRequest {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = AssignedMspAdminsRequest {
-                mspec_list: f.optional("mspec_list"),
+                mspec_list: f.optional_list("mspec_list"),
                 delegation_type: f.required("delegation_type")?,
-                privilege_group_ids: f.optional("privilege_group_ids"),
+                privilege_group_ids: f.optional_list("privilege_group_ids"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2508,8 +2508,8 @@ impl serde::Serialize for Authentication {
             w.optional("samlFileURL", &v.saml_file_url);
             w.optional("name", &v.name);
             w.optional("samlFileType", &v.saml_file_type);
-            w.optional("authDomains", &v.auth_domains);
-            w.optional("authScopes", &v.auth_scopes);
+            w.optional_list("authDomains", &v.auth_domains);
+            w.optional_list("authScopes", &v.auth_scopes);
             w.optional("clientIDStatus", &v.client_id_status);
             w.optional("accountBased", &v.account_based);
             w.optional("samlSignatureEnabled", &v.saml_signature_enabled);
@@ -2542,8 +2542,8 @@ impl<'de> serde::Deserialize<'de> for Authentication {
                 saml_file_url: f.optional("samlFileURL"),
                 name: f.optional("name"),
                 saml_file_type: f.optional("samlFileType"),
-                auth_domains: f.optional("authDomains"),
-                auth_scopes: f.optional("authScopes"),
+                auth_domains: f.optional_list("authDomains"),
+                auth_scopes: f.optional_list("authScopes"),
                 client_id_status: f.optional("clientIDStatus"),
                 account_based: f.optional("accountBased"),
                 saml_signature_enabled: f.optional("samlSignatureEnabled"),
@@ -2867,7 +2867,7 @@ impl serde::Serialize for AuthenticationInfo {
             w.field("name", &v.name);
             w.optional("clientIDStatus", &v.client_id_status);
             w.optional("samlFileType", &v.saml_file_type);
-            w.optional("domains", &v.domains);
+            w.optional_list("domains", &v.domains);
             w.optional("samlSignatureEnabled", &v.saml_signature_enabled);
             w.optional("samlEncryptionCertificateId", &v.saml_encryption_certificate_id);
             w.optional("parentTenantId", &v.parent_tenant_id);
@@ -2905,7 +2905,7 @@ impl<'de> serde::Deserialize<'de> for AuthenticationInfo {
                 name: f.required("name")?,
                 client_id_status: f.optional("clientIDStatus"),
                 saml_file_type: f.optional("samlFileType"),
-                domains: f.optional("domains"),
+                domains: f.optional_list("domains"),
                 saml_signature_enabled: f.optional("samlSignatureEnabled"),
                 saml_encryption_certificate_id: f
                     .optional("samlEncryptionCertificateId"),
@@ -3117,8 +3117,8 @@ impl serde::Serialize for AutoSchedule {
             v: &AutoSchedule,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.field("days", &v.days);
-            w.field("timeSlots", &v.time_slots);
+            w.list("days", &v.days);
+            w.list("timeSlots", &v.time_slots);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -3134,8 +3134,8 @@ impl<'de> serde::Deserialize<'de> for AutoSchedule {
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<AutoSchedule, ruckus_one_runtime::internal::object::FieldError> {
             let value = AutoSchedule {
-                days: f.required("days")?,
-                time_slots: f.required("timeSlots")?,
+                days: f.required_list("days")?,
+                time_slots: f.required_list("timeSlots")?,
                 additional_fields: f.rest(),
             };
             Ok(value)
@@ -3243,7 +3243,7 @@ impl serde::Serialize for BetaFeatureRequest {
             v: &BetaFeatureRequest,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("betaFeatureIds", &v.beta_feature_ids);
+            w.optional_list("betaFeatureIds", &v.beta_feature_ids);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -3262,7 +3262,7 @@ impl<'de> serde::Deserialize<'de> for BetaFeatureRequest {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = BetaFeatureRequest {
-                beta_feature_ids: f.optional("betaFeatureIds"),
+                beta_feature_ids: f.optional_list("betaFeatureIds"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -3310,9 +3310,9 @@ impl serde::Serialize for BetaFeatureResponse {
             v: &BetaFeatureResponse,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("betaFeatures", &v.beta_features);
+            w.optional_list("betaFeatures", &v.beta_features);
             w.optional("errorMessage", &v.error_message);
-            w.optional("invalidFeatureIds", &v.invalid_feature_ids);
+            w.optional_list("invalidFeatureIds", &v.invalid_feature_ids);
             w.optional("requestId", &v.request_id);
             w.rest(&v.additional_fields);
         }
@@ -3332,9 +3332,9 @@ impl<'de> serde::Deserialize<'de> for BetaFeatureResponse {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = BetaFeatureResponse {
-                beta_features: f.optional("betaFeatures"),
+                beta_features: f.optional_list("betaFeatures"),
                 error_message: f.optional("errorMessage"),
-                invalid_feature_ids: f.optional("invalidFeatureIds"),
+                invalid_feature_ids: f.optional_list("invalidFeatureIds"),
                 request_id: f.optional("requestId"),
                 additional_fields: f.rest(),
             };
@@ -3417,8 +3417,8 @@ impl serde::Serialize for CustomRole {
             w.optional("policyBased", &v.policy_based);
             w.optional("frameworkRO", &v.framework_ro);
             w.optional("tenant", &v.tenant);
-            w.optional("scopes", &v.scopes);
-            w.optional("features", &v.features);
+            w.optional_list("scopes", &v.scopes);
+            w.optional_list("features", &v.features);
             w.optional("preDefinedRole", &v.pre_defined_role);
             w.optional("parentId", &v.parent_id);
             w.rest(&v.additional_fields);
@@ -3445,8 +3445,8 @@ impl<'de> serde::Deserialize<'de> for CustomRole {
                 policy_based: f.optional("policyBased"),
                 framework_ro: f.optional("frameworkRO"),
                 tenant: f.optional("tenant"),
-                scopes: f.optional("scopes"),
-                features: f.optional("features"),
+                scopes: f.optional_list("scopes"),
+                features: f.optional_list("features"),
                 pre_defined_role: f.optional("preDefinedRole"),
                 parent_id: f.optional("parentId"),
                 additional_fields: f.rest(),
@@ -3567,7 +3567,7 @@ impl serde::Serialize for DataRequest {
             v: &DataRequest,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("mspEcList", &v.msp_ec_list);
+            w.optional_list("mspEcList", &v.msp_ec_list);
             w.optional("autoSchedule", &v.auto_schedule);
             w.optional("manualSchedule", &v.manual_schedule);
             w.rest(&v.additional_fields);
@@ -3585,7 +3585,7 @@ impl<'de> serde::Deserialize<'de> for DataRequest {
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<DataRequest, ruckus_one_runtime::internal::object::FieldError> {
             let value = DataRequest {
-                msp_ec_list: f.optional("mspEcList"),
+                msp_ec_list: f.optional_list("mspEcList"),
                 auto_schedule: f.optional("autoSchedule"),
                 manual_schedule: f.optional("manualSchedule"),
                 additional_fields: f.rest(),
@@ -4067,7 +4067,7 @@ impl serde::Serialize for EcDelegation {
             v: &EcDelegation,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("mspec_list", &v.mspec_list);
+            w.optional_list("mspec_list", &v.mspec_list);
             w.field("delegation_type", &v.delegation_type);
             w.optional("delegation_id", &v.delegation_id);
             w.optional("number_of_days", &v.number_of_days);
@@ -4086,7 +4086,7 @@ impl<'de> serde::Deserialize<'de> for EcDelegation {
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<EcDelegation, ruckus_one_runtime::internal::object::FieldError> {
             let value = EcDelegation {
-                mspec_list: f.optional("mspec_list"),
+                mspec_list: f.optional_list("mspec_list"),
                 delegation_type: f.required("delegation_type")?,
                 delegation_id: f.optional("delegation_id"),
                 number_of_days: f.optional("number_of_days"),
@@ -4348,14 +4348,14 @@ impl serde::Serialize for Feature {
             w.optional("description", &v.description);
             w.optional("parentFeatureId", &v.parent_feature_id);
             w.optional("category", &v.category);
-            w.optional("scopes", &v.scopes);
+            w.optional_list("scopes", &v.scopes);
             w.optional("featureOrder", &v.feature_order);
             w.optional("deprecatedDate", &v.deprecated_date);
             w.optional("deprecationReason", &v.deprecation_reason);
             w.optional("replacedFeatureId", &v.replaced_feature_id);
             w.optional("purge", &v.purge);
             w.optional("display", &v.display);
-            w.optional("subFeatures", &v.sub_features);
+            w.optional_list("subFeatures", &v.sub_features);
             w.optional("parentId", &v.parent_id);
             w.rest(&v.additional_fields);
         }
@@ -4379,14 +4379,14 @@ impl<'de> serde::Deserialize<'de> for Feature {
                 description: f.optional("description"),
                 parent_feature_id: f.optional("parentFeatureId"),
                 category: f.optional("category"),
-                scopes: f.optional("scopes"),
+                scopes: f.optional_list("scopes"),
                 feature_order: f.optional("featureOrder"),
                 deprecated_date: f.optional("deprecatedDate"),
                 deprecation_reason: f.optional("deprecationReason"),
                 replaced_feature_id: f.optional("replacedFeatureId"),
                 purge: f.optional("purge"),
                 display: f.optional("display"),
-                sub_features: f.optional("subFeatures"),
+                sub_features: f.optional_list("subFeatures"),
                 parent_id: f.optional("parentId"),
                 additional_fields: f.rest(),
             };
@@ -4590,7 +4590,7 @@ impl serde::Serialize for License {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &License, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("trialAction", &v.trial_action);
-            w.optional("assignments", &v.assignments);
+            w.optional_list("assignments", &v.assignments);
             w.optional("subscription_start_date", &v.subscription_start_date);
             w.optional("subscription_end_date", &v.subscription_end_date);
             w.rest(&v.additional_fields);
@@ -4609,7 +4609,7 @@ impl<'de> serde::Deserialize<'de> for License {
         ) -> Result<License, ruckus_one_runtime::internal::object::FieldError> {
             let value = License {
                 trial_action: f.optional("trialAction"),
-                assignments: f.optional("assignments"),
+                assignments: f.optional_list("assignments"),
                 subscription_start_date: f.optional("subscription_start_date"),
                 subscription_end_date: f.optional("subscription_end_date"),
                 additional_fields: f.rest(),
@@ -5224,8 +5224,8 @@ impl serde::Serialize for MspAdmin {
         fn fields(v: &MspAdmin, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("operation", &v.operation);
             w.field("mspEcId", &v.msp_ec_id);
-            w.optional("mspAdminRoles", &v.msp_admin_roles);
-            w.optional("privilege_group_ids", &v.privilege_group_ids);
+            w.optional_list("mspAdminRoles", &v.msp_admin_roles);
+            w.optional_list("privilege_group_ids", &v.privilege_group_ids);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -5243,8 +5243,8 @@ impl<'de> serde::Deserialize<'de> for MspAdmin {
             let value = MspAdmin {
                 operation: f.optional("operation"),
                 msp_ec_id: f.required("mspEcId")?,
-                msp_admin_roles: f.optional("mspAdminRoles"),
-                privilege_group_ids: f.optional("privilege_group_ids"),
+                msp_admin_roles: f.optional_list("mspAdminRoles"),
+                privilege_group_ids: f.optional_list("privilege_group_ids"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -5302,7 +5302,7 @@ impl serde::Serialize for MspAdminRequest {
             v: &MspAdminRequest,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("associations", &v.associations);
+            w.optional_list("associations", &v.associations);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -5318,7 +5318,7 @@ impl<'de> serde::Deserialize<'de> for MspAdminRequest {
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<MspAdminRequest, ruckus_one_runtime::internal::object::FieldError> {
             let value = MspAdminRequest {
-                associations: f.optional("associations"),
+                associations: f.optional_list("associations"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -5525,23 +5525,23 @@ impl serde::Serialize for MspDynamicQueryPayload {
             v: &MspDynamicQueryPayload,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("multiSortFields", &v.multi_sort_fields);
-            w.optional("matchFields", &v.match_fields);
+            w.optional_list("multiSortFields", &v.multi_sort_fields);
+            w.optional_list("matchFields", &v.match_fields);
             w.optional("rangeFilter", &v.range_filter);
             w.optional("rangeDateFilter", &v.range_date_filter);
-            w.optional("mustNotMatchField", &v.must_not_match_field);
+            w.optional_list("mustNotMatchField", &v.must_not_match_field);
             w.optional("sortField", &v.sort_field);
             w.optional("sortOrder", &v.sort_order);
             w.optional("page", &v.page);
             w.optional("pageByDate", &v.page_by_date);
             w.optional("pageSize", &v.page_size);
-            w.optional("fields", &v.fields);
-            w.optional("search_after", &v.search_after);
-            w.optional("searchTargetFields", &v.search_target_fields);
+            w.optional_list("fields", &v.fields);
+            w.optional_list("search_after", &v.search_after);
+            w.optional_list("searchTargetFields", &v.search_target_fields);
             w.optional("searchString", &v.search_string);
             w.optional("filters", &v.filters);
-            w.optional("mustHaveFields", &v.must_have_fields);
-            w.optional("mustNotHaveFields", &v.must_not_have_fields);
+            w.optional_list("mustHaveFields", &v.must_have_fields);
+            w.optional_list("mustNotHaveFields", &v.must_not_have_fields);
             w.optional("termField", &v.term_field);
             w.optional("terms", &v.terms);
             w.optional("exists", &v.exists);
@@ -5564,23 +5564,23 @@ impl<'de> serde::Deserialize<'de> for MspDynamicQueryPayload {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = MspDynamicQueryPayload {
-                multi_sort_fields: f.optional("multiSortFields"),
-                match_fields: f.optional("matchFields"),
+                multi_sort_fields: f.optional_list("multiSortFields"),
+                match_fields: f.optional_list("matchFields"),
                 range_filter: f.optional("rangeFilter"),
                 range_date_filter: f.optional("rangeDateFilter"),
-                must_not_match_field: f.optional("mustNotMatchField"),
+                must_not_match_field: f.optional_list("mustNotMatchField"),
                 sort_field: f.optional("sortField"),
                 sort_order: f.optional("sortOrder"),
                 page: f.optional("page"),
                 page_by_date: f.optional("pageByDate"),
                 page_size: f.optional("pageSize"),
-                fields: f.optional("fields"),
-                search_after: f.optional("search_after"),
-                search_target_fields: f.optional("searchTargetFields"),
+                fields: f.optional_list("fields"),
+                search_after: f.optional_list("search_after"),
+                search_target_fields: f.optional_list("searchTargetFields"),
                 search_string: f.optional("searchString"),
                 filters: f.optional("filters"),
-                must_have_fields: f.optional("mustHaveFields"),
-                must_not_have_fields: f.optional("mustNotHaveFields"),
+                must_have_fields: f.optional_list("mustHaveFields"),
+                must_not_have_fields: f.optional_list("mustNotHaveFields"),
                 term_field: f.optional("termField"),
                 terms: f.optional("terms"),
                 exists: f.optional("exists"),
@@ -5821,7 +5821,7 @@ impl serde::Serialize for MspEcAccountView {
             w.optional("account_id", &v.account_id);
             w.optional("tier", &v.tier);
             w.optional("logo_url", &v.logo_url);
-            w.optional("privacyFeatures", &v.privacy_features);
+            w.optional_list("privacyFeatures", &v.privacy_features);
             w.optional("tenantType", &v.tenant_type_2);
             w.rest(&v.additional_fields);
         }
@@ -5857,7 +5857,7 @@ impl<'de> serde::Deserialize<'de> for MspEcAccountView {
                 account_id: f.optional("account_id"),
                 tier: f.optional("tier"),
                 logo_url: f.optional("logo_url"),
-                privacy_features: f.optional("privacyFeatures"),
+                privacy_features: f.optional_list("privacyFeatures"),
                 tenant_type_2: f.optional("tenantType"),
                 additional_fields: f.rest(),
             };
@@ -6128,7 +6128,7 @@ impl serde::Serialize for MspEcDelegationResponse {
             v: &MspEcDelegationResponse,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("mspec_list", &v.mspec_list);
+            w.optional_list("mspec_list", &v.mspec_list);
             w.optional("delegation_type", &v.delegation_type);
             w.optional("delegated_to", &v.delegated_to);
             w.optional("expiry_date", &v.expiry_date);
@@ -6150,7 +6150,7 @@ impl<'de> serde::Deserialize<'de> for MspEcDelegationResponse {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = MspEcDelegationResponse {
-                mspec_list: f.optional("mspec_list"),
+                mspec_list: f.optional_list("mspec_list"),
                 delegation_type: f.optional("delegation_type"),
                 delegated_to: f.optional("delegated_to"),
                 expiry_date: f.optional("expiry_date"),
@@ -6219,7 +6219,7 @@ impl serde::Serialize for MspSubsequentQuery {
             v: &MspSubsequentQuery,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("url", &v.url);
             w.optional("httpMethod", &v.http_method);
             w.optional("payload", &v.payload);
@@ -6241,7 +6241,7 @@ impl<'de> serde::Deserialize<'de> for MspSubsequentQuery {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = MspSubsequentQuery {
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 url: f.optional("url"),
                 http_method: f.optional("httpMethod"),
                 payload: f.optional("payload"),
@@ -6497,7 +6497,7 @@ impl serde::Serialize for NotificationRecipient {
             w.optional("emailPreferences", &v.email_preferences);
             w.optional("smsPreferences", &v.sms_preferences);
             w.optional("privilegeGroup", &v.privilege_group);
-            w.optional("endpoints", &v.endpoints);
+            w.optional_list("endpoints", &v.endpoints);
             w.optional("parentId", &v.parent_id);
             w.optional("email", &v.email);
             w.optional("emailEnabled", &v.email_enabled);
@@ -6528,7 +6528,7 @@ impl<'de> serde::Deserialize<'de> for NotificationRecipient {
                 email_preferences: f.optional("emailPreferences"),
                 sms_preferences: f.optional("smsPreferences"),
                 privilege_group: f.optional("privilegeGroup"),
-                endpoints: f.optional("endpoints"),
+                endpoints: f.optional_list("endpoints"),
                 parent_id: f.optional("parentId"),
                 email: f.optional("email"),
                 email_enabled: f.optional("emailEnabled"),
@@ -6667,7 +6667,7 @@ impl serde::Serialize for NotificationRecipientRbacdto {
         ) {
             w.optional("id", &v.id);
             w.optional("description", &v.description);
-            w.optional("endpoints", &v.endpoints);
+            w.optional_list("endpoints", &v.endpoints);
             w.optional("emailPreferences", &v.email_preferences);
             w.optional("smsPreferences", &v.sms_preferences);
             w.optional("privilegeGroupId", &v.privilege_group_id);
@@ -6698,7 +6698,7 @@ impl<'de> serde::Deserialize<'de> for NotificationRecipientRbacdto {
             let value = NotificationRecipientRbacdto {
                 id: f.optional("id"),
                 description: f.optional("description"),
-                endpoints: f.optional("endpoints"),
+                endpoints: f.optional_list("endpoints"),
                 email_preferences: f.optional("emailPreferences"),
                 sms_preferences: f.optional("smsPreferences"),
                 privilege_group_id: f.optional("privilegeGroupId"),
@@ -7427,7 +7427,7 @@ impl serde::Serialize for PrivilegeGroup {
             w.optional("updatedDate", &v.updated_date);
             w.optional("name", &v.name);
             w.optional("description", &v.description);
-            w.optional("roleObjectPermissions", &v.role_object_permissions);
+            w.optional_list("roleObjectPermissions", &v.role_object_permissions);
             w.optional("delegatedBy", &v.delegated_by);
             w.optional("readOnly", &v.read_only);
             w.optional("tenant", &v.tenant);
@@ -7459,7 +7459,7 @@ impl<'de> serde::Deserialize<'de> for PrivilegeGroup {
                 updated_date: f.optional("updatedDate"),
                 name: f.optional("name"),
                 description: f.optional("description"),
-                role_object_permissions: f.optional("roleObjectPermissions"),
+                role_object_permissions: f.optional_list("roleObjectPermissions"),
                 delegated_by: f.optional("delegatedBy"),
                 read_only: f.optional("readOnly"),
                 tenant: f.optional("tenant"),
@@ -7620,13 +7620,13 @@ impl serde::Serialize for QueryResponseApCountSummary {
             v: &QueryResponseApCountSummary,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
             w.optional("objectId", &v.object_id);
-            w.optional("data", &v.data);
+            w.optional_list("data", &v.data);
             w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.optional_list("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -7645,13 +7645,13 @@ impl<'de> serde::Deserialize<'de> for QueryResponseApCountSummary {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseApCountSummary {
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
                 object_id: f.optional("objectId"),
-                data: f.optional("data"),
+                data: f.optional_list("data"),
                 error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
+                subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -7827,7 +7827,7 @@ impl serde::Serialize for ResponseBov2 {
             v: &ResponseBov2,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.field("data", &v.data);
+            w.list("data", &v.data);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -7843,7 +7843,7 @@ impl<'de> serde::Deserialize<'de> for ResponseBov2 {
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<ResponseBov2, ruckus_one_runtime::internal::object::FieldError> {
             let value = ResponseBov2 {
-                data: f.required("data")?,
+                data: f.required_list("data")?,
                 additional_fields: f.rest(),
             };
             Ok(value)
@@ -8210,9 +8210,9 @@ impl serde::Serialize for Tenant {
             w.optional("maintenanceDate", &v.maintenance_date);
             w.optional("name", &v.name);
             w.field("externalId", &v.external_id);
-            w.optional("admins", &v.admins);
-            w.optional("notificationRecipients", &v.notification_recipients);
-            w.optional("authentications", &v.authentications);
+            w.optional_list("admins", &v.admins);
+            w.optional_list("notificationRecipients", &v.notification_recipients);
+            w.optional_list("authentications", &v.authentications);
             w.optional("almActivated", &v.alm_activated);
             w.optional("almActivationDate", &v.alm_activation_date);
             w.optional("almSysAccountId", &v.alm_sys_account_id);
@@ -8240,7 +8240,7 @@ impl serde::Serialize for Tenant {
             w.optional("preferences", &v.preferences);
             w.optional("isActivated", &v.is_activated);
             w.optional("ruckusUser", &v.ruckus_user);
-            w.optional("delegationsTo", &v.delegations_to);
+            w.optional_list("delegationsTo", &v.delegations_to);
             w.optional("parentId", &v.parent_id);
             w.optional("status", &v.status);
             w.optional("tenantType", &v.tenant_type);
@@ -8270,9 +8270,9 @@ impl<'de> serde::Deserialize<'de> for Tenant {
                 maintenance_date: f.optional("maintenanceDate"),
                 name: f.optional("name"),
                 external_id: f.required("externalId")?,
-                admins: f.optional("admins"),
-                notification_recipients: f.optional("notificationRecipients"),
-                authentications: f.optional("authentications"),
+                admins: f.optional_list("admins"),
+                notification_recipients: f.optional_list("notificationRecipients"),
+                authentications: f.optional_list("authentications"),
                 alm_activated: f.optional("almActivated"),
                 alm_activation_date: f.optional("almActivationDate"),
                 alm_sys_account_id: f.optional("almSysAccountId"),
@@ -8300,7 +8300,7 @@ impl<'de> serde::Deserialize<'de> for Tenant {
                 preferences: f.optional("preferences"),
                 is_activated: f.optional("isActivated"),
                 ruckus_user: f.optional("ruckusUser"),
-                delegations_to: f.optional("delegationsTo"),
+                delegations_to: f.optional_list("delegationsTo"),
                 parent_id: f.optional("parentId"),
                 status: f.optional("status"),
                 tenant_type: f.optional("tenantType"),
@@ -8635,7 +8635,7 @@ impl serde::Serialize for Tenant2 {
             w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
             w.optional("userName", &v.user_name);
-            w.optional("missingAdminIds", &v.missing_admin_ids);
+            w.optional_list("missingAdminIds", &v.missing_admin_ids);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -8663,7 +8663,7 @@ impl<'de> serde::Deserialize<'de> for Tenant2 {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
                 user_name: f.optional("userName"),
-                missing_admin_ids: f.optional("missingAdminIds"),
+                missing_admin_ids: f.optional_list("missingAdminIds"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -8852,7 +8852,7 @@ impl serde::Serialize for TenantDelegationListItem {
             v: &TenantDelegationListItem,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("entitlements", &v.entitlements);
+            w.optional_list("entitlements", &v.entitlements);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -8871,7 +8871,7 @@ impl<'de> serde::Deserialize<'de> for TenantDelegationListItem {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = TenantDelegationListItem {
-                entitlements: f.optional("entitlements"),
+                entitlements: f.optional_list("entitlements"),
                 additional_fields: f.rest(),
             };
             f.check()?;

@@ -65,7 +65,7 @@ impl serde::Serialize for TenantManagementPage {
             v: &TenantManagementPage,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("content", &v.content);
+            w.optional_list("content", &v.content);
             w.optional("totalElements", &v.total_elements);
             w.optional("totalPages", &v.total_pages);
             w.optional("size", &v.size);
@@ -98,7 +98,7 @@ impl<'de> serde::Deserialize<'de> for TenantManagementPage {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = TenantManagementPage {
-                content: f.optional("content"),
+                content: f.optional_list("content"),
                 total_elements: f.optional("totalElements"),
                 total_pages: f.optional("totalPages"),
                 size: f.optional("size"),
@@ -669,7 +669,7 @@ impl serde::Serialize for TenantPrivacyFeatureRequest {
             v: &TenantPrivacyFeatureRequest,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("privacyFeatures", &v.privacy_features);
+            w.optional_list("privacyFeatures", &v.privacy_features);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -688,7 +688,7 @@ impl<'de> serde::Deserialize<'de> for TenantPrivacyFeatureRequest {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = TenantPrivacyFeatureRequest {
-                privacy_features: f.optional("privacyFeatures"),
+                privacy_features: f.optional_list("privacyFeatures"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -735,7 +735,7 @@ impl serde::Serialize for TenantPrivacyFeatureResponse {
             v: &TenantPrivacyFeatureResponse,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("privacyFeatures", &v.privacy_features);
+            w.optional_list("privacyFeatures", &v.privacy_features);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -754,7 +754,7 @@ impl<'de> serde::Deserialize<'de> for TenantPrivacyFeatureResponse {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = TenantPrivacyFeatureResponse {
-                privacy_features: f.optional("privacyFeatures"),
+                privacy_features: f.optional_list("privacyFeatures"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1078,7 +1078,7 @@ impl serde::Serialize for UpdateMspEcRequest {
             w.field("service_expiration_date", &v.service_expiration_date);
             w.optional("licenses", &v.licenses);
             w.optional("tier", &v.tier);
-            w.optional("privacyFeatures", &v.privacy_features);
+            w.optional_list("privacyFeatures", &v.privacy_features);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -1110,7 +1110,7 @@ impl<'de> serde::Deserialize<'de> for UpdateMspEcRequest {
                 service_expiration_date: f.required("service_expiration_date")?,
                 licenses: f.optional("licenses"),
                 tier: f.optional("tier"),
-                privacy_features: f.optional("privacyFeatures"),
+                privacy_features: f.optional_list("privacyFeatures"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1256,7 +1256,7 @@ impl serde::Serialize for UserProfile {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("region", &v.region);
-            w.optional("allowedRegions", &v.allowed_regions);
+            w.optional_list("allowedRegions", &v.allowed_regions);
             w.optional("externalId", &v.external_id);
             w.optional("pver", &v.pver);
             w.optional("companyName", &v.company_name);
@@ -1265,7 +1265,7 @@ impl serde::Serialize for UserProfile {
             w.optional("lastName", &v.last_name);
             w.optional("username", &v.username);
             w.optional("role", &v.role);
-            w.optional("roles", &v.roles);
+            w.optional_list("roles", &v.roles);
             w.field("detailLevel", &v.detail_level);
             w.field("dateFormat", &v.date_format);
             w.optional("newDateFormat", &v.new_date_format);
@@ -1283,7 +1283,7 @@ impl serde::Serialize for UserProfile {
             w.optional("customRoleType", &v.custom_role_type);
             w.optional("privilegeGroupName", &v.privilege_group_name);
             w.optional("privilegeGroupType", &v.privilege_group_type);
-            w.optional("scopes", &v.scopes);
+            w.optional_list("scopes", &v.scopes);
             w.optional("preferredLanguage", &v.preferred_language);
             w.optional("preferredNotifications", &v.preferred_notifications);
             w.rest(&v.additional_fields);
@@ -1302,7 +1302,7 @@ impl<'de> serde::Deserialize<'de> for UserProfile {
         ) -> Result<UserProfile, ruckus_one_runtime::internal::object::FieldError> {
             let value = UserProfile {
                 region: f.optional("region"),
-                allowed_regions: f.optional("allowedRegions"),
+                allowed_regions: f.optional_list("allowedRegions"),
                 external_id: f.optional("externalId"),
                 pver: f.optional("pver"),
                 company_name: f.optional("companyName"),
@@ -1311,7 +1311,7 @@ impl<'de> serde::Deserialize<'de> for UserProfile {
                 last_name: f.optional("lastName"),
                 username: f.optional("username"),
                 role: f.optional("role"),
-                roles: f.optional("roles"),
+                roles: f.optional_list("roles"),
                 detail_level: f.required("detailLevel")?,
                 date_format: f.required("dateFormat")?,
                 new_date_format: f.optional("newDateFormat"),
@@ -1329,7 +1329,7 @@ impl<'de> serde::Deserialize<'de> for UserProfile {
                 custom_role_type: f.optional("customRoleType"),
                 privilege_group_name: f.optional("privilegeGroupName"),
                 privilege_group_type: f.optional("privilegeGroupType"),
-                scopes: f.optional("scopes"),
+                scopes: f.optional_list("scopes"),
                 preferred_language: f.optional("preferredLanguage"),
                 preferred_notifications: f.optional("preferredNotifications"),
                 additional_fields: f.rest(),

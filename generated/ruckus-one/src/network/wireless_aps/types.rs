@@ -95,7 +95,7 @@ impl serde::Serialize for AccessPoint {
         ) {
             w.optional("bssColoring", &v.bss_coloring);
             w.optional("clientAdmissionControl", &v.client_admission_control);
-            w.optional("tags", &v.tags);
+            w.optional_list("tags", &v.tags);
             w.optional("description", &v.description);
             w.optional("deviceGps", &v.device_gps);
             w.optional("loginPassword", &v.login_password);
@@ -147,7 +147,7 @@ impl<'de> serde::Deserialize<'de> for AccessPoint {
             let value = AccessPoint {
                 bss_coloring: f.optional("bssColoring"),
                 client_admission_control: f.optional("clientAdmissionControl"),
-                tags: f.optional("tags"),
+                tags: f.optional_list("tags"),
                 description: f.optional("description"),
                 device_gps: f.optional("deviceGps"),
                 login_password: f.optional("loginPassword"),
@@ -440,7 +440,7 @@ impl serde::Serialize for AccessPointBonjourGateway {
             v: &AccessPointBonjourGateway,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("rules", &v.rules);
+            w.optional_list("rules", &v.rules);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -459,7 +459,7 @@ impl<'de> serde::Deserialize<'de> for AccessPointBonjourGateway {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = AccessPointBonjourGateway {
-                rules: f.optional("rules"),
+                rules: f.optional_list("rules"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -893,7 +893,7 @@ impl serde::Serialize for AccessPointRadioApRadioParams24G {
             v: &AccessPointRadioApRadioParams24G,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("allowedChannels", &v.allowed_channels);
+            w.optional_list("allowedChannels", &v.allowed_channels);
             w.optional("changeInterval", &v.change_interval);
             w.optional("channelBandwidth", &v.channel_bandwidth);
             w.optional("manualChannel", &v.manual_channel);
@@ -919,7 +919,7 @@ impl<'de> serde::Deserialize<'de> for AccessPointRadioApRadioParams24G {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = AccessPointRadioApRadioParams24G {
-                allowed_channels: f.optional("allowedChannels"),
+                allowed_channels: f.optional_list("allowedChannels"),
                 change_interval: f.optional("changeInterval"),
                 channel_bandwidth: f.optional("channelBandwidth"),
                 manual_channel: f.optional("manualChannel"),
@@ -1342,7 +1342,7 @@ impl serde::Serialize for AfcStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &AfcStatus, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("afcState", &v.afc_state);
-            w.optional("availableChannels", &v.available_channels);
+            w.optional_list("availableChannels", &v.available_channels);
             w.optional("geoLocationSource", &v.geo_location_source);
             w.optional("hasGeoLocation", &v.has_geo_location);
             w.optional("maxPower", &v.max_power);
@@ -1363,7 +1363,7 @@ impl<'de> serde::Deserialize<'de> for AfcStatus {
         ) -> Result<AfcStatus, ruckus_one_runtime::internal::object::FieldError> {
             let value = AfcStatus {
                 afc_state: f.optional("afcState"),
-                available_channels: f.optional("availableChannels"),
+                available_channels: f.optional_list("availableChannels"),
                 geo_location_source: f.optional("geoLocationSource"),
                 has_geo_location: f.optional("hasGeoLocation"),
                 max_power: f.optional("maxPower"),
@@ -2066,10 +2066,10 @@ impl serde::Serialize for ApCompatibilityPage {
             v: &ApCompatibilityPage,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("compatibilities", &v.compatibilities);
+            w.optional_list("compatibilities", &v.compatibilities);
             w.optional("page", &v.page);
             w.optional("totalCount", &v.total_count);
-            w.optional("apCompatibilities", &v.ap_compatibilities);
+            w.optional_list("apCompatibilities", &v.ap_compatibilities);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -2088,10 +2088,10 @@ impl<'de> serde::Deserialize<'de> for ApCompatibilityPage {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ApCompatibilityPage {
-                compatibilities: f.optional("compatibilities"),
+                compatibilities: f.optional_list("compatibilities"),
                 page: f.optional("page"),
                 total_count: f.optional("totalCount"),
-                ap_compatibilities: f.optional("apCompatibilities"),
+                ap_compatibilities: f.optional_list("apCompatibilities"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2170,7 +2170,7 @@ impl serde::Serialize for ApCompatibilityPageApCompatibility {
         ) {
             w.optional("id", &v.id);
             w.optional("incompatible", &v.incompatible);
-            w.optional("incompatibleFeatures", &v.incompatible_features);
+            w.optional_list("incompatibleFeatures", &v.incompatible_features);
             w.optional("total", &v.total);
             w.rest(&v.additional_fields);
         }
@@ -2192,7 +2192,7 @@ impl<'de> serde::Deserialize<'de> for ApCompatibilityPageApCompatibility {
             let value = ApCompatibilityPageApCompatibility {
                 id: f.optional("id"),
                 incompatible: f.optional("incompatible"),
-                incompatible_features: f.optional("incompatibleFeatures"),
+                incompatible_features: f.optional_list("incompatibleFeatures"),
                 total: f.optional("total"),
                 additional_fields: f.rest(),
             };
@@ -2270,9 +2270,9 @@ impl serde::Serialize for ApCompatibilityPageApCompatibilityIncompatibleFeature 
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("featureName", &v.feature_name);
-            w.optional("incompatibleDevices", &v.incompatible_devices);
+            w.optional_list("incompatibleDevices", &v.incompatible_devices);
             w.optional("requiredFw", &v.required_fw);
-            w.optional("supportedModelFamilies", &v.supported_model_families);
+            w.optional_list("supportedModelFamilies", &v.supported_model_families);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -2293,9 +2293,9 @@ for ApCompatibilityPageApCompatibilityIncompatibleFeature {
         > {
             let value = ApCompatibilityPageApCompatibilityIncompatibleFeature {
                 feature_name: f.optional("featureName"),
-                incompatible_devices: f.optional("incompatibleDevices"),
+                incompatible_devices: f.optional_list("incompatibleDevices"),
                 required_fw: f.optional("requiredFw"),
-                supported_model_families: f.optional("supportedModelFamilies"),
+                supported_model_families: f.optional_list("supportedModelFamilies"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2713,7 +2713,7 @@ pub struct ApGroup {
 impl serde::Serialize for ApGroup {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &ApGroup, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("apSerialNumbers", &v.ap_serial_numbers);
+            w.optional_list("apSerialNumbers", &v.ap_serial_numbers);
             w.optional("description", &v.description);
             w.optional("id", &v.id);
             w.field("name", &v.name);
@@ -2733,7 +2733,7 @@ impl<'de> serde::Deserialize<'de> for ApGroup {
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<ApGroup, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApGroup {
-                ap_serial_numbers: f.optional("apSerialNumbers"),
+                ap_serial_numbers: f.optional_list("apSerialNumbers"),
                 description: f.optional("description"),
                 id: f.optional("id"),
                 name: f.required("name")?,
@@ -3418,7 +3418,7 @@ impl serde::Serialize for ApNeighborPage {
             v: &ApNeighborPage,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("neighbors", &v.neighbors);
+            w.optional_list("neighbors", &v.neighbors);
             w.optional("page", &v.page);
             w.optional("totalCount", &v.total_count);
             w.optional("totalPages", &v.total_pages);
@@ -3438,7 +3438,7 @@ impl<'de> serde::Deserialize<'de> for ApNeighborPage {
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<ApNeighborPage, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApNeighborPage {
-                neighbors: f.optional("neighbors"),
+                neighbors: f.optional_list("neighbors"),
                 page: f.optional("page"),
                 total_count: f.optional("totalCount"),
                 total_pages: f.optional("totalPages"),
@@ -3844,7 +3844,7 @@ impl serde::Serialize for ApPacketAction {
         ) {
             w.optional("action", &v.action);
             w.optional("captureInterface", &v.capture_interface);
-            w.optional("frameTypeFilter", &v.frame_type_filter);
+            w.optional_list("frameTypeFilter", &v.frame_type_filter);
             w.optional("macAddressFilter", &v.mac_address_filter);
             w.optional("sessionId", &v.session_id);
             w.rest(&v.additional_fields);
@@ -3864,7 +3864,7 @@ impl<'de> serde::Deserialize<'de> for ApPacketAction {
             let value = ApPacketAction {
                 action: f.optional("action"),
                 capture_interface: f.optional("captureInterface"),
-                frame_type_filter: f.optional("frameTypeFilter"),
+                frame_type_filter: f.optional_list("frameTypeFilter"),
                 mac_address_filter: f.optional("macAddressFilter"),
                 session_id: f.optional("sessionId"),
                 additional_fields: f.rest(),
@@ -5201,7 +5201,7 @@ impl serde::Serialize for ApsImportResults {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("downloadUrl", &v.download_url);
-            w.optional("errors", &v.errors);
+            w.optional_list("errors", &v.errors);
             w.optional("fileErrorCount", &v.file_error_count);
             w.optional("operationRequestId", &v.operation_request_id);
             w.rest(&v.additional_fields);
@@ -5220,7 +5220,7 @@ impl<'de> serde::Deserialize<'de> for ApsImportResults {
         ) -> Result<ApsImportResults, ruckus_one_runtime::internal::object::FieldError> {
             let value = ApsImportResults {
                 download_url: f.optional("downloadUrl"),
-                errors: f.optional("errors"),
+                errors: f.optional_list("errors"),
                 file_error_count: f.optional("fileErrorCount"),
                 operation_request_id: f.optional("operationRequestId"),
                 additional_fields: f.rest(),
@@ -6147,11 +6147,11 @@ pub struct MeshStatus {
 impl serde::Serialize for MeshStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &MeshStatus, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("neighbors", &v.neighbors);
+            w.optional_list("neighbors", &v.neighbors);
             w.optional("hopCount", &v.hop_count);
-            w.optional("uplinks", &v.uplinks);
-            w.optional("downlinks", &v.downlinks);
-            w.optional("radios", &v.radios);
+            w.optional_list("uplinks", &v.uplinks);
+            w.optional_list("downlinks", &v.downlinks);
+            w.optional_list("radios", &v.radios);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -6167,11 +6167,11 @@ impl<'de> serde::Deserialize<'de> for MeshStatus {
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Result<MeshStatus, ruckus_one_runtime::internal::object::FieldError> {
             let value = MeshStatus {
-                neighbors: f.optional("neighbors"),
+                neighbors: f.optional_list("neighbors"),
                 hop_count: f.optional("hopCount"),
-                uplinks: f.optional("uplinks"),
-                downlinks: f.optional("downlinks"),
-                radios: f.optional("radios"),
+                uplinks: f.optional_list("uplinks"),
+                downlinks: f.optional_list("downlinks"),
+                radios: f.optional_list("radios"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -6489,13 +6489,13 @@ impl serde::Serialize for QueryResponseApClientQueryData {
             v: &QueryResponseApClientQueryData,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
             w.optional("objectId", &v.object_id);
-            w.optional("data", &v.data);
+            w.optional_list("data", &v.data);
             w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.optional_list("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -6514,13 +6514,13 @@ impl<'de> serde::Deserialize<'de> for QueryResponseApClientQueryData {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseApClientQueryData {
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
                 object_id: f.optional("objectId"),
-                data: f.optional("data"),
+                data: f.optional_list("data"),
                 error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
+                subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -7055,9 +7055,9 @@ impl serde::Serialize for VenueApAvailableLteBands {
             v: &VenueApAvailableLteBands,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("band3G", &v.band3g);
-            w.optional("band4G", &v.band4g);
-            w.optional("countryCodes", &v.country_codes);
+            w.optional_list("band3G", &v.band3g);
+            w.optional_list("band4G", &v.band4g);
+            w.optional_list("countryCodes", &v.country_codes);
             w.field("region", &v.region);
             w.rest(&v.additional_fields);
         }
@@ -7077,9 +7077,9 @@ impl<'de> serde::Deserialize<'de> for VenueApAvailableLteBands {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = VenueApAvailableLteBands {
-                band3g: f.optional("band3G"),
-                band4g: f.optional("band4G"),
-                country_codes: f.optional("countryCodes"),
+                band3g: f.optional_list("band3G"),
+                band4g: f.optional_list("band4G"),
+                country_codes: f.optional_list("countryCodes"),
                 region: f.optional("region"),
                 additional_fields: f.rest(),
             };
@@ -7202,7 +7202,7 @@ impl serde::Serialize for VenueApRow {
             w.optional("apGroupId", &v.ap_group_id);
             w.optional("venueId", &v.venue_id);
             w.optional("switchSerialNumber", &v.switch_serial_number);
-            w.optional("tags", &v.tags);
+            w.optional_list("tags", &v.tags);
             w.optional("model", &v.model);
             w.optional("supportSecureBoot", &v.support_secure_boot);
             w.optional("macAddress", &v.mac_address);
@@ -7216,8 +7216,8 @@ impl serde::Serialize for VenueApRow {
             w.optional("meshRole", &v.mesh_role);
             w.optional("clientCount", &v.client_count);
             w.optional("networkStatus", &v.network_status);
-            w.optional("lanPortStatuses", &v.lan_port_statuses);
-            w.optional("radioStatuses", &v.radio_statuses);
+            w.optional_list("lanPortStatuses", &v.lan_port_statuses);
+            w.optional_list("radioStatuses", &v.radio_statuses);
             w.optional("afcStatus", &v.afc_status);
             w.optional("meshStatus", &v.mesh_status);
             w.optional("cellularStatus", &v.cellular_status);
@@ -7231,7 +7231,7 @@ impl serde::Serialize for VenueApRow {
             w.optional("deviceStatus", &v.device_status);
             w.optional("fwVersion", &v.fw_version);
             w.optional("id", &v.id);
-            w.optional("members", &v.members);
+            w.optional_list("members", &v.members);
             w.optional("poePort", &v.poe_port);
             w.optional("poePortStatus", &v.poe_port_status);
             w.optional("powerSavingStatus", &v.power_saving_status);
@@ -7257,7 +7257,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRow {
                 ap_group_id: f.optional("apGroupId"),
                 venue_id: f.optional("venueId"),
                 switch_serial_number: f.optional("switchSerialNumber"),
-                tags: f.optional("tags"),
+                tags: f.optional_list("tags"),
                 model: f.optional("model"),
                 support_secure_boot: f.optional("supportSecureBoot"),
                 mac_address: f.optional("macAddress"),
@@ -7271,8 +7271,8 @@ impl<'de> serde::Deserialize<'de> for VenueApRow {
                 mesh_role: f.optional("meshRole"),
                 client_count: f.optional("clientCount"),
                 network_status: f.optional("networkStatus"),
-                lan_port_statuses: f.optional("lanPortStatuses"),
-                radio_statuses: f.optional("radioStatuses"),
+                lan_port_statuses: f.optional_list("lanPortStatuses"),
+                radio_statuses: f.optional_list("radioStatuses"),
                 afc_status: f.optional("afcStatus"),
                 mesh_status: f.optional("meshStatus"),
                 cellular_status: f.optional("cellularStatus"),
@@ -7286,7 +7286,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRow {
                 device_status: f.optional("deviceStatus"),
                 fw_version: f.optional("fwVersion"),
                 id: f.optional("id"),
-                members: f.optional("members"),
+                members: f.optional_list("members"),
                 poe_port: f.optional("poePort"),
                 poe_port_status: f.optional("poePortStatus"),
                 power_saving_status: f.optional("powerSavingStatus"),
@@ -7795,9 +7795,9 @@ impl serde::Serialize for VenueApRowMemberMeshStatus {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("hopCount", &v.hop_count);
-            w.optional("neighbors", &v.neighbors);
-            w.optional("radios", &v.radios);
-            w.optional("uplinks", &v.uplinks);
+            w.optional_list("neighbors", &v.neighbors);
+            w.optional_list("radios", &v.radios);
+            w.optional_list("uplinks", &v.uplinks);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -7817,9 +7817,9 @@ impl<'de> serde::Deserialize<'de> for VenueApRowMemberMeshStatus {
         > {
             let value = VenueApRowMemberMeshStatus {
                 hop_count: f.optional("hopCount"),
-                neighbors: f.optional("neighbors"),
-                radios: f.optional("radios"),
-                uplinks: f.optional("uplinks"),
+                neighbors: f.optional_list("neighbors"),
+                radios: f.optional_list("radios"),
+                uplinks: f.optional_list("uplinks"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -8326,10 +8326,10 @@ impl serde::Serialize for VenueApRowRootMeshStatus {
             v: &VenueApRowRootMeshStatus,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("downlinks", &v.downlinks);
+            w.optional_list("downlinks", &v.downlinks);
             w.optional("hopCount", &v.hop_count);
-            w.optional("neighbors", &v.neighbors);
-            w.optional("radios", &v.radios);
+            w.optional_list("neighbors", &v.neighbors);
+            w.optional_list("radios", &v.radios);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -8348,10 +8348,10 @@ impl<'de> serde::Deserialize<'de> for VenueApRowRootMeshStatus {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = VenueApRowRootMeshStatus {
-                downlinks: f.optional("downlinks"),
+                downlinks: f.optional_list("downlinks"),
                 hop_count: f.optional("hopCount"),
-                neighbors: f.optional("neighbors"),
-                radios: f.optional("radios"),
+                neighbors: f.optional_list("neighbors"),
+                radios: f.optional_list("radios"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -8698,7 +8698,7 @@ impl serde::Serialize for WifiDhcpClientLeases {
             v: &WifiDhcpClientLeases,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("wifiDhcpClientLeases", &v.wifi_dhcp_client_leases);
+            w.optional_list("wifiDhcpClientLeases", &v.wifi_dhcp_client_leases);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -8717,7 +8717,7 @@ impl<'de> serde::Deserialize<'de> for WifiDhcpClientLeases {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = WifiDhcpClientLeases {
-                wifi_dhcp_client_leases: f.optional("wifiDhcpClientLeases"),
+                wifi_dhcp_client_leases: f.optional_list("wifiDhcpClientLeases"),
                 additional_fields: f.rest(),
             };
             f.check()?;

@@ -21,8 +21,8 @@ impl serde::Serialize for Activation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &Activation, w: &mut ruckus_one_runtime::internal::object::Writer) {
             w.optional("venueId", &v.venue_id);
-            w.optional("wifiNetworkIds", &v.wifi_network_ids);
-            w.optional("apSerialNumbers", &v.ap_serial_numbers);
+            w.optional_list("wifiNetworkIds", &v.wifi_network_ids);
+            w.optional_list("apSerialNumbers", &v.ap_serial_numbers);
             w.optional("wifiNetworkId", &v.wifi_network_id);
             w.rest(&v.additional_fields);
         }
@@ -40,8 +40,8 @@ impl<'de> serde::Deserialize<'de> for Activation {
         ) -> Result<Activation, ruckus_one_runtime::internal::object::FieldError> {
             let value = Activation {
                 venue_id: f.optional("venueId"),
-                wifi_network_ids: f.optional("wifiNetworkIds"),
-                ap_serial_numbers: f.optional("apSerialNumbers"),
+                wifi_network_ids: f.optional_list("wifiNetworkIds"),
+                ap_serial_numbers: f.optional_list("apSerialNumbers"),
                 wifi_network_id: f.optional("wifiNetworkId"),
                 additional_fields: f.rest(),
             };
@@ -178,7 +178,7 @@ impl serde::Serialize for ClientIsolationProfile {
             v: &ClientIsolationProfile,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.field("allowlist", &v.allowlist);
+            w.list("allowlist", &v.allowlist);
             w.optional("description", &v.description);
             w.optional("id", &v.id);
             w.field("name", &v.name);
@@ -200,7 +200,7 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationProfile {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = ClientIsolationProfile {
-                allowlist: f.required("allowlist")?,
+                allowlist: f.required_list("allowlist")?,
                 description: f.optional("description"),
                 id: f.optional("id"),
                 name: f.required("name")?,
@@ -266,10 +266,10 @@ impl serde::Serialize for ClientIsolationProfileQueryData {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
             w.optional("description", &v.description);
-            w.optional("clientEntries", &v.client_entries);
-            w.optional("activations", &v.activations);
-            w.optional("apActivations", &v.ap_activations);
-            w.optional("venueActivations", &v.venue_activations);
+            w.optional_list("clientEntries", &v.client_entries);
+            w.optional_list("activations", &v.activations);
+            w.optional_list("apActivations", &v.ap_activations);
+            w.optional_list("venueActivations", &v.venue_activations);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -291,10 +291,10 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationProfileQueryData {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 description: f.optional("description"),
-                client_entries: f.optional("clientEntries"),
-                activations: f.optional("activations"),
-                ap_activations: f.optional("apActivations"),
-                venue_activations: f.optional("venueActivations"),
+                client_entries: f.optional_list("clientEntries"),
+                activations: f.optional_list("activations"),
+                ap_activations: f.optional_list("apActivations"),
+                venue_activations: f.optional_list("venueActivations"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -483,7 +483,7 @@ impl serde::Serialize for ClientIsolationProfileQueryDataVenueActivation {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("apModel", &v.ap_model);
-            w.optional("apSerialNumbers", &v.ap_serial_numbers);
+            w.optional_list("apSerialNumbers", &v.ap_serial_numbers);
             w.optional("portId", &v.port_id);
             w.optional("venueId", &v.venue_id);
             w.rest(&v.additional_fields);
@@ -505,7 +505,7 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationProfileQueryDataVenueActiva
         > {
             let value = ClientIsolationProfileQueryDataVenueActivation {
                 ap_model: f.optional("apModel"),
-                ap_serial_numbers: f.optional("apSerialNumbers"),
+                ap_serial_numbers: f.optional_list("apSerialNumbers"),
                 port_id: f.optional("portId"),
                 venue_id: f.optional("venueId"),
                 additional_fields: f.rest(),
@@ -629,12 +629,12 @@ impl serde::Serialize for EthernetPortProfile {
             w.optional("vlanMembers", &v.vlan_members);
             w.optional("accountingRadiusId", &v.accounting_radius_id);
             w.optional("accountingService", &v.accounting_service);
-            w.optional("apSerialNumbers", &v.ap_serial_numbers);
+            w.optional_list("apSerialNumbers", &v.ap_serial_numbers);
             w.optional("authRadiusId", &v.auth_radius_id);
             w.optional("description", &v.description);
             w.optional("isEnforced", &v.is_enforced);
             w.optional("tenantId", &v.tenant_id);
-            w.optional("venueIds", &v.venue_ids);
+            w.optional_list("venueIds", &v.venue_ids);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -670,12 +670,12 @@ impl<'de> serde::Deserialize<'de> for EthernetPortProfile {
                 vlan_members: f.optional("vlanMembers"),
                 accounting_radius_id: f.optional("accountingRadiusId"),
                 accounting_service: f.optional("accountingService"),
-                ap_serial_numbers: f.optional("apSerialNumbers"),
+                ap_serial_numbers: f.optional_list("apSerialNumbers"),
                 auth_radius_id: f.optional("authRadiusId"),
                 description: f.optional("description"),
                 is_enforced: f.optional("isEnforced"),
                 tenant_id: f.optional("tenantId"),
-                venue_ids: f.optional("venueIds"),
+                venue_ids: f.optional_list("venueIds"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1112,7 +1112,7 @@ impl serde::Serialize for LbsServerProfileQueryData {
             w.optional("name", &v.name);
             w.optional("lbsServerVenueName", &v.lbs_server_venue_name);
             w.optional("server", &v.server);
-            w.optional("venueIds", &v.venue_ids);
+            w.optional_list("venueIds", &v.venue_ids);
             w.optional("serverConnected", &v.server_connected);
             w.rest(&v.additional_fields);
         }
@@ -1136,7 +1136,7 @@ impl<'de> serde::Deserialize<'de> for LbsServerProfileQueryData {
                 name: f.optional("name"),
                 lbs_server_venue_name: f.optional("lbsServerVenueName"),
                 server: f.optional("server"),
-                venue_ids: f.optional("venueIds"),
+                venue_ids: f.optional_list("venueIds"),
                 server_connected: f.optional("serverConnected"),
                 additional_fields: f.rest(),
             };
@@ -1214,7 +1214,7 @@ impl serde::Serialize for MulticastDnsProxyProfile {
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
             w.optional("id", &v.id);
-            w.optional("rules", &v.rules);
+            w.optional_list("rules", &v.rules);
             w.field("serviceName", &v.service_name);
             w.rest(&v.additional_fields);
         }
@@ -1235,7 +1235,7 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsProxyProfile {
         > {
             let value = MulticastDnsProxyProfile {
                 id: f.optional("id"),
-                rules: f.optional("rules"),
+                rules: f.optional_list("rules"),
                 service_name: f.required("serviceName")?,
                 additional_fields: f.rest(),
             };
@@ -1299,8 +1299,8 @@ impl serde::Serialize for MulticastDnsProxyProfileQueryData {
         ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
-            w.optional("rules", &v.rules);
-            w.optional("activations", &v.activations);
+            w.optional_list("rules", &v.rules);
+            w.optional_list("activations", &v.activations);
             w.optional("tenantId", &v.tenant_id);
             w.optional("type", &v.type_);
             w.rest(&v.additional_fields);
@@ -1323,8 +1323,8 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsProxyProfileQueryData {
             let value = MulticastDnsProxyProfileQueryData {
                 id: f.optional("id"),
                 name: f.optional("name"),
-                rules: f.optional("rules"),
-                activations: f.optional("activations"),
+                rules: f.optional_list("rules"),
+                activations: f.optional_list("activations"),
                 tenant_id: f.optional("tenantId"),
                 type_: f.optional("type"),
                 additional_fields: f.rest(),
@@ -1517,13 +1517,13 @@ impl serde::Serialize for QueryResponseClientIsolationProfileQueryData {
             v: &QueryResponseClientIsolationProfileQueryData,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
             w.optional("objectId", &v.object_id);
-            w.optional("data", &v.data);
+            w.optional_list("data", &v.data);
             w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.optional_list("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -1542,13 +1542,13 @@ impl<'de> serde::Deserialize<'de> for QueryResponseClientIsolationProfileQueryDa
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseClientIsolationProfileQueryData {
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
                 object_id: f.optional("objectId"),
-                data: f.optional("data"),
+                data: f.optional_list("data"),
                 error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
+                subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1642,13 +1642,13 @@ impl serde::Serialize for QueryResponseLbsServerProfileQueryData {
             v: &QueryResponseLbsServerProfileQueryData,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
             w.optional("objectId", &v.object_id);
-            w.optional("data", &v.data);
+            w.optional_list("data", &v.data);
             w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.optional_list("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -1667,13 +1667,13 @@ impl<'de> serde::Deserialize<'de> for QueryResponseLbsServerProfileQueryData {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseLbsServerProfileQueryData {
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
                 object_id: f.optional("objectId"),
-                data: f.optional("data"),
+                data: f.optional_list("data"),
                 error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
+                subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1767,13 +1767,13 @@ impl serde::Serialize for QueryResponseMulticastDnsProxyProfileQueryData {
             v: &QueryResponseMulticastDnsProxyProfileQueryData,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
             w.optional("objectId", &v.object_id);
-            w.optional("data", &v.data);
+            w.optional_list("data", &v.data);
             w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.optional_list("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -1792,13 +1792,13 @@ impl<'de> serde::Deserialize<'de> for QueryResponseMulticastDnsProxyProfileQuery
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseMulticastDnsProxyProfileQueryData {
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
                 object_id: f.optional("objectId"),
-                data: f.optional("data"),
+                data: f.optional_list("data"),
                 error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
+                subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -1892,13 +1892,13 @@ impl serde::Serialize for QueryResponseSnmpAgentProfileQueryData {
             v: &QueryResponseSnmpAgentProfileQueryData,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
             w.optional("objectId", &v.object_id);
-            w.optional("data", &v.data);
+            w.optional_list("data", &v.data);
             w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.optional_list("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -1917,13 +1917,13 @@ impl<'de> serde::Deserialize<'de> for QueryResponseSnmpAgentProfileQueryData {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseSnmpAgentProfileQueryData {
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
                 object_id: f.optional("objectId"),
-                data: f.optional("data"),
+                data: f.optional_list("data"),
                 error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
+                subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2017,13 +2017,13 @@ impl serde::Serialize for QueryResponseSoftGreProfileQueryData {
             v: &QueryResponseSoftGreProfileQueryData,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
             w.optional("objectId", &v.object_id);
-            w.optional("data", &v.data);
+            w.optional_list("data", &v.data);
             w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.optional_list("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -2042,13 +2042,13 @@ impl<'de> serde::Deserialize<'de> for QueryResponseSoftGreProfileQueryData {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseSoftGreProfileQueryData {
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
                 object_id: f.optional("objectId"),
-                data: f.optional("data"),
+                data: f.optional_list("data"),
                 error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
+                subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2138,13 +2138,13 @@ impl serde::Serialize for QueryResponseTunnelProfile {
             v: &QueryResponseTunnelProfile,
             w: &mut ruckus_one_runtime::internal::object::Writer,
         ) {
-            w.optional("fields", &v.fields);
+            w.optional_list("fields", &v.fields);
             w.optional("totalCount", &v.total_count);
             w.optional("page", &v.page);
             w.optional("objectId", &v.object_id);
-            w.optional("data", &v.data);
+            w.optional_list("data", &v.data);
             w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.optional_list("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -2163,13 +2163,13 @@ impl<'de> serde::Deserialize<'de> for QueryResponseTunnelProfile {
             ruckus_one_runtime::internal::object::FieldError,
         > {
             let value = QueryResponseTunnelProfile {
-                fields: f.optional("fields"),
+                fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
                 object_id: f.optional("objectId"),
-                data: f.optional("data"),
+                data: f.optional_list("data"),
                 error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
+                subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2398,8 +2398,8 @@ impl serde::Serialize for SnmpAgentProfile {
         ) {
             w.optional("id", &v.id);
             w.field("name", &v.name);
-            w.optional("snmpV2Agents", &v.snmp_v2_agents);
-            w.optional("snmpV3Agents", &v.snmp_v3_agents);
+            w.optional_list("snmpV2Agents", &v.snmp_v2_agents);
+            w.optional_list("snmpV3Agents", &v.snmp_v3_agents);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -2417,8 +2417,8 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentProfile {
             let value = SnmpAgentProfile {
                 id: f.optional("id"),
                 name: f.required("name")?,
-                snmp_v2_agents: f.optional("snmpV2Agents"),
-                snmp_v3_agents: f.optional("snmpV3Agents"),
+                snmp_v2_agents: f.optional_list("snmpV2Agents"),
+                snmp_v3_agents: f.optional_list("snmpV3Agents"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -2491,16 +2491,16 @@ impl serde::Serialize for SnmpAgentProfileQueryData {
         ) {
             w.optional("id", &v.id);
             w.optional("name", &v.name);
-            w.optional("communityNames", &v.community_names);
-            w.optional("userNames", &v.user_names);
-            w.optional("apSerialNumbers", &v.ap_serial_numbers);
-            w.optional("apNames", &v.ap_names);
-            w.optional("venueIds", &v.venue_ids);
-            w.optional("venueNames", &v.venue_names);
+            w.optional_list("communityNames", &v.community_names);
+            w.optional_list("userNames", &v.user_names);
+            w.optional_list("apSerialNumbers", &v.ap_serial_numbers);
+            w.optional_list("apNames", &v.ap_names);
+            w.optional_list("venueIds", &v.venue_ids);
+            w.optional_list("venueNames", &v.venue_names);
             w.optional("tags", &v.tags);
-            w.optional("apActivations", &v.ap_activations);
-            w.optional("snmpV2Agents", &v.snmp_v2_agents);
-            w.optional("snmpV3Agents", &v.snmp_v3_agents);
+            w.optional_list("apActivations", &v.ap_activations);
+            w.optional_list("snmpV2Agents", &v.snmp_v2_agents);
+            w.optional_list("snmpV3Agents", &v.snmp_v3_agents);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -2521,16 +2521,16 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentProfileQueryData {
             let value = SnmpAgentProfileQueryData {
                 id: f.optional("id"),
                 name: f.optional("name"),
-                community_names: f.optional("communityNames"),
-                user_names: f.optional("userNames"),
-                ap_serial_numbers: f.optional("apSerialNumbers"),
-                ap_names: f.optional("apNames"),
-                venue_ids: f.optional("venueIds"),
-                venue_names: f.optional("venueNames"),
+                community_names: f.optional_list("communityNames"),
+                user_names: f.optional_list("userNames"),
+                ap_serial_numbers: f.optional_list("apSerialNumbers"),
+                ap_names: f.optional_list("apNames"),
+                venue_ids: f.optional_list("venueIds"),
+                venue_names: f.optional_list("venueNames"),
                 tags: f.optional("tags"),
-                ap_activations: f.optional("apActivations"),
-                snmp_v2_agents: f.optional("snmpV2Agents"),
-                snmp_v3_agents: f.optional("snmpV3Agents"),
+                ap_activations: f.optional_list("apActivations"),
+                snmp_v2_agents: f.optional_list("snmpV2Agents"),
+                snmp_v3_agents: f.optional_list("snmpV3Agents"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -3625,9 +3625,9 @@ impl serde::Serialize for SoftGreProfileQueryData {
             w.optional("keepAliveInterval", &v.keep_alive_interval);
             w.optional("keepAliveRetryTimes", &v.keep_alive_retry_times);
             w.optional("disassociateClientEnabled", &v.disassociate_client_enabled);
-            w.optional("activations", &v.activations);
-            w.optional("apActivations", &v.ap_activations);
-            w.optional("venueActivations", &v.venue_activations);
+            w.optional_list("activations", &v.activations);
+            w.optional_list("apActivations", &v.ap_activations);
+            w.optional_list("venueActivations", &v.venue_activations);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::internal::object::Writer::default();
@@ -3657,9 +3657,9 @@ impl<'de> serde::Deserialize<'de> for SoftGreProfileQueryData {
                 keep_alive_interval: f.optional("keepAliveInterval"),
                 keep_alive_retry_times: f.optional("keepAliveRetryTimes"),
                 disassociate_client_enabled: f.optional("disassociateClientEnabled"),
-                activations: f.optional("activations"),
-                ap_activations: f.optional("apActivations"),
-                venue_activations: f.optional("venueActivations"),
+                activations: f.optional_list("activations"),
+                ap_activations: f.optional_list("apActivations"),
+                venue_activations: f.optional_list("venueActivations"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -4113,10 +4113,13 @@ impl serde::Serialize for TunnelProfile {
             w.optional("mtuType", &v.mtu_type);
             w.optional("mtuSize", &v.mtu_size);
             w.optional("forceFragmentation", &v.force_fragmentation);
-            w.optional("personalIdentityNetworkIds", &v.personal_identity_network_ids);
-            w.optional("sdLanIds", &v.sd_lan_ids);
-            w.optional("networkIds", &v.network_ids);
-            w.optional("tags", &v.tags);
+            w.optional_list(
+                "personalIdentityNetworkIds",
+                &v.personal_identity_network_ids,
+            );
+            w.optional_list("sdLanIds", &v.sd_lan_ids);
+            w.optional_list("networkIds", &v.network_ids);
+            w.optional_list("tags", &v.tags);
             w.optional("ageTimeMinutes", &v.age_time_minutes);
             w.optional("ageTimeUnit", &v.age_time_unit);
             w.optional("type", &v.type_);
@@ -4146,10 +4149,11 @@ impl<'de> serde::Deserialize<'de> for TunnelProfile {
                 mtu_type: f.optional("mtuType"),
                 mtu_size: f.optional("mtuSize"),
                 force_fragmentation: f.optional("forceFragmentation"),
-                personal_identity_network_ids: f.optional("personalIdentityNetworkIds"),
-                sd_lan_ids: f.optional("sdLanIds"),
-                network_ids: f.optional("networkIds"),
-                tags: f.optional("tags"),
+                personal_identity_network_ids: f
+                    .optional_list("personalIdentityNetworkIds"),
+                sd_lan_ids: f.optional_list("sdLanIds"),
+                network_ids: f.optional_list("networkIds"),
+                tags: f.optional_list("tags"),
                 age_time_minutes: f.optional("ageTimeMinutes"),
                 age_time_unit: f.optional("ageTimeUnit"),
                 type_: f.optional("type"),
