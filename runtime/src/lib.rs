@@ -46,9 +46,9 @@
 //!   client's `wait_for_activity` for a request id alone).
 //! - **Raw requests** ([`RawRequest`]) for endpoints the generated client
 //!   lacks, through the same authentication, retries and errors.
-//! - **Response metadata**: every `send_*` has a `send_*_with_response`
-//!   twin returning a [`Response`] (decoded body, status, headers, request
-//!   id).
+//! - **Response metadata**: the future of every send ([`Sending`]) has
+//!   `with_response()`, which answers a [`Response`] (decoded body, status,
+//!   headers, request id).
 //! - **HTTP control**: a caller-built `reqwest::Client`
 //!   ([`Config::http_client`], [`Config::http_client_builder`]; the
 //!   [`reqwest`] crate is re-exported), per-call `timeout`,

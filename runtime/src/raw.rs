@@ -194,37 +194,13 @@ impl<'a> RawRequest<'a> {
     }
 
     /// Sends the request and returns the body decoded by `decode` with the
-    /// answer's status and headers (the common entry point of the
-    /// `send_*_with_response` methods).
+    /// answer's status and headers, for decodings the `send_*` methods do
+    /// not offer.
     pub fn send_with_meta<T: 'a, F>(self, decode: F) -> Sending<'a, Response<T>>
     where
         F: FnOnce(&RawResponse) -> Result<T, Error> + Send + 'a,
     {
         self.inner.send_with_meta(decode)
-    }
-
-    /// [`send_json`](Self::send_json) with the answer's status, headers and
-    /// request id.
-    pub fn send_json_with_response<T: DeserializeOwned + 'a>(self) -> Sending<'a, Response<T>> {
-        self.inner.send_json_with_response()
-    }
-
-    /// [`send_text`](Self::send_text) with the answer's status, headers and
-    /// request id.
-    pub fn send_text_with_response(self) -> Sending<'a, Response<String>> {
-        self.inner.send_text_with_response()
-    }
-
-    /// [`send_bytes`](Self::send_bytes) with the answer's status, headers
-    /// and request id.
-    pub fn send_bytes_with_response(self) -> Sending<'a, Response<Bytes>> {
-        self.inner.send_bytes_with_response()
-    }
-
-    /// [`send_empty`](Self::send_empty) with the answer's status, headers
-    /// and request id.
-    pub fn send_empty_with_response(self) -> Sending<'a, Response<()>> {
-        self.inner.send_empty_with_response()
     }
 
     /// Sends an asynchronous request and keeps what it takes to wait for

@@ -138,14 +138,13 @@ impl RawResponse {
     }
 }
 
-/// A decoded success answer with its status and headers, as returned by the
-/// `send_*_with_response` methods of the request builders and
-/// [`RawRequest`](crate::RawRequest).
+/// A decoded success answer with its status and headers, as a send's
+/// [`Sending::with_response`](crate::Sending::with_response) answers it.
 ///
 /// ```no_run
 /// # async fn example(request: ruckus_one_runtime::internal::Request<'_>) -> Result<(), ruckus_one_runtime::Error> {
 /// // `request` is any request builder of the client, e.g. `client.network().wireless_venues().get_venue(id)`.
-/// let response = request.send_json_with_response::<serde_json::Value>().await?;
+/// let response = request.send_json::<serde_json::Value>().with_response().await?;
 /// println!("HTTP {} request id {:?}", response.status(), response.request_id());
 /// let venue = response.into_body();
 /// # let _ = venue; Ok(()) }

@@ -4,7 +4,7 @@
 //! type checking), and an application can keep one in a struct field by its name.
 
 use crate::request::SendFuture;
-use crate::{Error, RawResponse};
+use crate::{Error, RawResponse, Response};
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
@@ -32,6 +32,21 @@ impl<'a, T> Sending<'a, T> {
             sent,
             finish: Some(Box::new(finish)),
         }
+    }
+}
+
+impl<'a, T: 'a> Sending<'a, T> {
+    /// The same call, answering its result together with the answer's status, headers and
+    /// request id: `request.send().with_response().await?` gives a [`Response`].
+    pub fn with_response(self) -> Sending<'a, Response<T>> {
+        let finish = self.finish;
+        Sending::new(self.sent, move |raw: RawResponse| {
+            let meta = raw.with_body(());
+            match finish {
+                Some(finish) => finish(raw).map(|body| meta.map(|()| body)),
+                None => Err(polled_again()),
+            }
+        })
     }
 }
 

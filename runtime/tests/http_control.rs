@@ -310,7 +310,8 @@ async fn success_answers_with_status_headers_and_request_id() {
     let client = client(&server);
 
     let response = Request::new(&client, &GET_THING, &["1"])
-        .send_json_with_response::<Value>()
+        .send_json::<Value>()
+        .with_response()
         .await
         .unwrap();
     assert_eq!(response.status(), 203);
@@ -329,17 +330,20 @@ async fn success_answers_with_status_headers_and_request_id() {
     assert_eq!(response.into_body(), json!({"id": "1"}));
 
     let text = Request::new(&client, &GET_THING, &["1"])
-        .send_text_with_response()
+        .send_text()
+        .with_response()
         .await
         .unwrap();
     assert_eq!(text.body(), r#"{"id":"1"}"#);
     let bytes = Request::new(&client, &GET_THING, &["1"])
-        .send_bytes_with_response()
+        .send_bytes()
+        .with_response()
         .await
         .unwrap();
     assert_eq!(bytes.body(), &Bytes::from_static(br#"{"id":"1"}"#));
     let empty = Request::new(&client, &GET_THING, &["1"])
-        .send_empty_with_response()
+        .send_empty()
+        .with_response()
         .await
         .unwrap();
     assert_eq!((empty.status(), empty.request_id()), (203, Some("rid-1")));
@@ -351,23 +355,27 @@ async fn success_answers_with_status_headers_and_request_id() {
 
     // The same on raw requests.
     let raw = RawRequest::new(&client, &API, Method::Get, "/things/1")
-        .send_json_with_response::<Value>()
+        .send_json::<Value>()
+        .with_response()
         .await
         .unwrap();
     assert_eq!((raw.status(), raw.request_id()), (203, Some("rid-1")));
     for response in [
         RawRequest::new(&client, &API, Method::Get, "/things/1")
-            .send_text_with_response()
+            .send_text()
+            .with_response()
             .await
             .unwrap()
             .map(drop),
         RawRequest::new(&client, &API, Method::Get, "/things/1")
-            .send_bytes_with_response()
+            .send_bytes()
+            .with_response()
             .await
             .unwrap()
             .map(drop),
         RawRequest::new(&client, &API, Method::Get, "/things/1")
-            .send_empty_with_response()
+            .send_empty()
+            .with_response()
             .await
             .unwrap(),
         RawRequest::new(&client, &API, Method::Get, "/things/1")
@@ -380,7 +388,8 @@ async fn success_answers_with_status_headers_and_request_id() {
 
     // A body that does not decode is the usual decode error.
     let err = Request::new(&client, &GET_THING, &["1"])
-        .send_json_with_response::<Vec<u8>>()
+        .send_json::<Vec<u8>>()
+        .with_response()
         .await
         .unwrap_err();
     assert!(matches!(err, Error::Decode(_)), "{err:?}");
@@ -395,9 +404,17 @@ fn with_response_futures_are_send() {
         &AUTH,
     )
     .unwrap();
-    is_send(&Request::new(&client, &GET_THING, &["1"]).send_json_with_response::<Value>());
+    is_send(
+        &Request::new(&client, &GET_THING, &["1"])
+            .send_json::<Value>()
+            .with_response(),
+    );
     is_send(&Request::new(&client, &GET_THING, &["1"]).send_with_meta(|raw| raw.text()));
-    is_send(&RawRequest::new(&client, &API, Method::Get, "/x").send_bytes_with_response());
+    is_send(
+        &RawRequest::new(&client, &API, Method::Get, "/x")
+            .send_bytes()
+            .with_response(),
+    );
 }
 
 /// The crate is built with a TLS backend (either feature): an `https` URL

@@ -324,7 +324,8 @@ async fn texts_of_every_place(client: &Client) -> Vec<(String, String)> {
         .unwrap();
     out.push(("success RawResponse Debug".into(), format!("{raw:?}")));
     let text = Request::new(client, &common::GET_THING, &["2"])
-        .send_text_with_response()
+        .send_text()
+        .with_response()
         .await
         .unwrap();
     out.push(("success Response Debug".into(), format!("{text:?}")));

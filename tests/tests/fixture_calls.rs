@@ -630,7 +630,7 @@ async fn the_raw_request_uses_auth_tenant_retries_and_typed_errors() {
 }
 
 #[tokio::test]
-async fn send_with_response_keeps_status_headers_and_request_id() {
+async fn with_response_keeps_status_headers_and_request_id() {
     let (server, client) = fixture().await;
     let mock = call("POST", "/demo/widgets/now", Some(json!({"name": "New"})));
     let answer = ResponseTemplate::new(201)
@@ -642,7 +642,8 @@ async fn send_with_response_keeps_status_headers_and_request_id() {
         .demo()
         .calls()
         .create_widget_now(&Widget::new("New".to_owned()))
-        .send_with_response()
+        .send()
+        .with_response()
         .await
         .unwrap();
     assert_eq!(response.status(), 201);

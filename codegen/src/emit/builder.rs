@@ -4,8 +4,8 @@
 
 use super::gates;
 use super::ops::{
-    body_arg, item_type, output, output_with_response, param_doc, param_type,
-    query_and_header_params, send_and_wait, waiter,
+    body_arg, item_type, output, param_doc, param_type, query_and_header_params, send_and_wait,
+    waiter,
 };
 use super::text::{code, doc, ident, prose};
 use crate::ir::{ApiIr, AreaIr, OpIr, PageStyle, ResponseKind};
@@ -170,7 +170,7 @@ fn builder_methods_doc(op: &OpIr, api: &ApiIr, area: &str) -> Vec<String> {
         settings.push("version".into());
     }
     settings.extend(["timeout".into(), "retry".into()]);
-    let mut sends = vec!["send".to_owned(), "send_with_response".into()];
+    let mut sends = vec!["send".to_owned()];
     // Listed when emitted: the same functions decide it.
     if !send_and_wait(op, api, area).is_empty() {
         sends.push("send_and_wait".into());
@@ -193,7 +193,6 @@ fn builder_impl(op: &OpIr, api: &ApiIr, home: &AreaIr, setters: &[TokenStream]) 
     let builder = ident(&op.builder);
     let send_and_wait = send_and_wait(op, api, area);
     let (out_ty, send_call) = output(op, area);
-    let send_with_response = output_with_response(op);
     let pages = paging_methods(op, api, area, &out_ty);
     // An asynchronous write's `send` answers an `Accepted`, which waits as the call's tenant.
     let (sent_ty, send_call, send_doc) = match waiter(op, api, area) {
@@ -238,14 +237,6 @@ fn builder_impl(op: &OpIr, api: &ApiIr, home: &AreaIr, setters: &[TokenStream]) 
             #[inline]
             pub fn send(self) -> ruckus_one_runtime::Sending<'a, #sent_ty> {
                 self.req.#send_call
-            }
-
-            /// Like `send`, also returning the answer's status, headers and request id.
-            #[inline]
-            pub fn send_with_response(
-                self,
-            ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<#out_ty>> {
-                self.req.#send_with_response()
             }
 
             #send_and_wait

@@ -22,7 +22,6 @@ pub const RESERVED_BUILDER_METHODS: &[&str] = &[
     "pages",
     "items",
     "send_and_wait",
-    "send_with_response",
     "timeout",
     "retry",
 ];
@@ -47,16 +46,6 @@ pub(super) fn output(op: &OpIr, area: &str) -> (TokenStream, TokenStream) {
         ResponseKind::Binary => (quote!(bytes::Bytes), quote!(send_bytes)),
         ResponseKind::Text => (quote!(String), quote!(send_text)),
         ResponseKind::Empty => (quote!(()), quote!(send_empty)),
-    }
-}
-
-/// The runtime call that decodes the 2xx body and keeps status, headers and request id.
-pub(super) fn output_with_response(op: &OpIr) -> TokenStream {
-    match op.success.kind {
-        ResponseKind::Json => quote!(send_json_with_response),
-        ResponseKind::Binary => quote!(send_bytes_with_response),
-        ResponseKind::Text => quote!(send_text_with_response),
-        ResponseKind::Empty => quote!(send_empty_with_response),
     }
 }
 

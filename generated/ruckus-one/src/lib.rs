@@ -108,7 +108,7 @@
 //!   media-type version where the service offers several (the default is pinned to an explicit
 //!   vendor version); `.tenant(id)` acts for a delegated customer on one call (`client.with_tenant(id)`
 //!   on every call); `.timeout(..)` and `.retry(..)` override the client's settings for one call.
-//! - **Answers**: `send()` returns the typed body; `send_with_response()` also returns the status,
+//! - **Answers**: `send()` returns the typed body; `send().with_response()` also returns the status,
 //!   headers and request id (support asks for it). Paged operations have `.pages()`, a stream of pages,
 //!   and `.items()`, a stream of the items of every page; both end once the answer's
 //!   `totalCount` (`totalElements` for Spring pages) is reached, on the last, an empty or a repeated
@@ -172,7 +172,7 @@
 //!   on by default; `Pacing::off()` turns it off).
 //! - **Deprecations**: an answer that says its operation or version is deprecated
 //!   (`Ruckus-Deprecated`, `Ruckus-Current-Version`, `Deprecation`, `Sunset`) is logged once per
-//!   operation and version per process as a WARN, and `send_with_response()` answers carry it
+//!   operation and version per process as a WARN, and `with_response()` answers carry it
 //!   (`Response::deprecation()`).
 //! - **HTTP control**: `Config::http_client(reqwest::Client)` uses your client (proxies, TLS roots,
 //!   pools); features `tls-aws-lc` (default) or `tls-ring` (builds much faster) pick the rustls crypto

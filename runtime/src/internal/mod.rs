@@ -14,7 +14,7 @@
 //! - [`Request`]: [`Request::new`] and its methods (`tenant`, `query`, `header`, `json`,
 //!   `form`, `multipart`, `binary`, `version`, `pages`, `items`, the `send_*` family,
 //!   `send_accepted`, `send_and_wait`, `timeout`, `attempt_timeout`, `retry`,
-//!   `max_body_size`, `send_with_meta` and the `send_*_with_response` twins), which the
+//!   `max_body_size`, `send_with_meta`), which the
 //!   generated request builders wrap.
 //! - [`wait_for_activity`], [`wait_for_activity_as`] and [`wait_all`], which take the activity
 //!   operation's description and which the generated API clients wrap.

@@ -49,14 +49,22 @@ impl Fields {
 
     /// A field that must be present (and not `null` unless `T` accepts it).
     pub fn required<T: DeserializeOwned>(&mut self, field: &str) -> Result<T, FieldError> {
-        let value = self.take(field)?;
-        decode(value.as_json()).map_err(|e| invalid(field, e))
+        let value = match self.take(field) {
+            Ok(value) => value,
+            Err(e) => return Err(e),
+        };
+        match decode(value.as_json()) {
+            Ok(v) => Ok(v),
+            Err(e) => Err(invalid(field, e)),
+        }
     }
 
     /// A field that may be absent or `null` (both give `None`). A value that does not decode
     /// is recorded and reported by [`check`](Self::check).
     pub fn optional<T: DeserializeOwned>(&mut self, field: &str) -> Option<T> {
-        let value = self.present(field)?;
+        let Some(value) = self.present(field) else {
+            return None;
+        };
         match decode(value.as_json()) {
             Ok(v) => Some(v),
             Err(e) => {
@@ -71,13 +79,21 @@ impl Fields {
         &mut self,
         field: &str,
     ) -> Result<Vec<T>, FieldError> {
-        let value = self.take(field)?;
-        decode_list(value.as_json()).map_err(|e| invalid(field, e))
+        let value = match self.take(field) {
+            Ok(value) => value,
+            Err(e) => return Err(e),
+        };
+        match decode_list(value.as_json()) {
+            Ok(v) => Ok(v),
+            Err(e) => Err(invalid(field, e)),
+        }
     }
 
     /// A list that may be absent or `null`, as [`optional`](Self::optional).
     pub fn optional_list<T: DeserializeOwned>(&mut self, field: &str) -> Option<Vec<T>> {
-        let value = self.present(field)?;
+        let Some(value) = self.present(field) else {
+            return None;
+        };
         match decode_list(value.as_json()) {
             Ok(v) => Some(v),
             Err(e) => {
@@ -120,8 +136,12 @@ impl FieldError {
     }
 }
 
+// The generic functions below are compiled once per field type of the client's models (about
+// 900 types), so they avoid `?`, `map_err` and iterator adapters over `T`: each of those is
+// one more function per type in a debug build.
+
 /// Decodes one value's JSON text. The text is one whole value already, so unlike
-/// `serde_json::from_str` nothing after it is checked; the code per `T` is this call alone.
+/// `serde_json::from_str` nothing after it is checked.
 fn decode<T: DeserializeOwned>(text: &str) -> Result<T, serde_json::Error> {
     T::deserialize(&mut serde_json::Deserializer::from_str(text))
 }
@@ -130,36 +150,22 @@ fn decode<T: DeserializeOwned>(text: &str) -> Result<T, serde_json::Error> {
 /// texts once (the same code for every list), so a list of `T` costs one loop per `T` instead
 /// of serde's sequence machinery.
 fn decode_list<T: DeserializeOwned>(text: &str) -> Result<Vec<T>, serde_json::Error> {
-    let elements = elements(text)?;
+    let elements = match elements(text) {
+        Ok(elements) => elements,
+        Err(e) => return Err(e),
+    };
     let mut out = Vec::with_capacity(elements.len());
     for element in elements {
-        out.push(decode(element.get())?);
+        match decode(element.get()) {
+            Ok(v) => out.push(v),
+            Err(e) => return Err(e),
+        }
     }
     Ok(out)
 }
 
 fn elements(text: &str) -> Result<Vec<&RawValue>, serde_json::Error> {
     serde_json::from_str(text)
-}
-
-/// One value's JSON text, written with the serializer every model field uses.
-fn encode<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, serde_json::Error> {
-    let mut text = Vec::new();
-    value.serialize(&mut serde_json::Serializer::new(&mut text))?;
-    Ok(text)
-}
-
-/// A list's JSON text, its elements written one by one (see [`decode_list`]).
-fn encode_list<T: Serialize>(values: &[T]) -> Result<Vec<u8>, serde_json::Error> {
-    let mut text = vec![b'['];
-    for value in values {
-        if text.len() > 1 {
-            text.push(b',');
-        }
-        value.serialize(&mut serde_json::Serializer::new(&mut text))?;
-    }
-    text.push(b']');
-    Ok(text)
 }
 
 fn missing(field: &str) -> FieldError {
@@ -188,27 +194,39 @@ impl Writer {
     /// A field written whatever its value (a required field; `None` of a nullable one is
     /// `null`).
     pub fn field<T: Serialize + ?Sized>(&mut self, field: &str, value: &T) {
-        let text = encode(value);
-        self.push(field, text);
-    }
-
-    /// A required list.
-    pub fn list<T: Serialize>(&mut self, field: &str, values: &[T]) {
-        let text = encode_list(values);
-        self.push(field, text);
-    }
-
-    /// An optional list: left out when `None`.
-    pub fn optional_list<T: Serialize>(&mut self, field: &str, values: &Option<Vec<T>>) {
-        if let Some(v) = values {
-            self.list(field, v);
-        }
+        let mut text = Vec::new();
+        let written = value.serialize(&mut serde_json::Serializer::new(&mut text));
+        self.push(field, text, written);
     }
 
     /// An optional field: left out when `None`.
     pub fn optional<T: Serialize>(&mut self, field: &str, value: &Option<T>) {
         if let Some(v) = value {
             self.field(field, v);
+        }
+    }
+
+    /// A required list, written element by element (see `decode_list`).
+    pub fn list<T: Serialize>(&mut self, field: &str, values: &[T]) {
+        let mut text = vec![b'['];
+        let mut written = Ok(());
+        for value in values {
+            if text.len() > 1 {
+                text.push(b',');
+            }
+            written = value.serialize(&mut serde_json::Serializer::new(&mut text));
+            if written.is_err() {
+                break;
+            }
+        }
+        text.push(b']');
+        self.push(field, text, written);
+    }
+
+    /// An optional list: left out when `None`.
+    pub fn optional_list<T: Serialize>(&mut self, field: &str, values: &Option<Vec<T>>) {
+        if let Some(v) = values {
+            self.list(field, v);
         }
     }
 
@@ -225,8 +243,8 @@ impl Writer {
         }
     }
 
-    fn push(&mut self, field: &str, text: Result<Vec<u8>, serde_json::Error>) {
-        match text.and_then(RawJson::written) {
+    fn push(&mut self, field: &str, text: Vec<u8>, written: Result<(), serde_json::Error>) {
+        match written.and_then(|()| RawJson::written(text)) {
             Ok(v) => self.entries.push((field.to_owned(), v)),
             Err(e) if self.error.is_none() => self.error = Some(format!("field `{field}`: {e}")),
             Err(_) => {}

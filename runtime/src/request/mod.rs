@@ -338,9 +338,8 @@ impl<'a> Request<'a> {
     }
 
     /// Sends the request and returns the body decoded by `decode` together
-    /// with the answer's status and headers (and so its request id): the
-    /// one entry point of the `send_*_with_response` methods, for other
-    /// decodings.
+    /// with the answer's status and headers (and so its request id), for
+    /// decodings the `send_*` methods do not offer.
     ///
     /// ```no_run
     /// # async fn example(request: ruckus_one_runtime::internal::Request<'_>) -> Result<(), ruckus_one_runtime::Error> {
@@ -357,30 +356,6 @@ impl<'a> Request<'a> {
             let body = decode(&raw)?;
             Ok(raw.with_body(body))
         })
-    }
-
-    /// [`send_json`](Self::send_json) with the answer's status, headers and
-    /// request id.
-    pub fn send_json_with_response<T: DeserializeOwned + 'a>(self) -> Sending<'a, Response<T>> {
-        self.send_with_meta(RawResponse::json)
-    }
-
-    /// [`send_text`](Self::send_text) with the answer's status, headers and
-    /// request id.
-    pub fn send_text_with_response(self) -> Sending<'a, Response<String>> {
-        self.send_with_meta(RawResponse::text)
-    }
-
-    /// [`send_bytes`](Self::send_bytes) with the answer's status, headers
-    /// and request id.
-    pub fn send_bytes_with_response(self) -> Sending<'a, Response<Bytes>> {
-        self.send_with_meta(|raw| Ok(raw.body().clone()))
-    }
-
-    /// [`send_empty`](Self::send_empty) with the answer's status, headers
-    /// and request id.
-    pub fn send_empty_with_response(self) -> Sending<'a, Response<()>> {
-        self.send_with_meta(|_| Ok(()))
     }
 
     /// Time allowed for this whole call (token request, attempts and waits

@@ -342,7 +342,7 @@ static LIST_APPLICATION_TOKENS: ruckus_one_runtime::internal::Operation = ruckus
 /// Request builder for `ApplicationTokensClient::list_application_tokens` (List Application Tokens).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListApplicationTokens<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -371,16 +371,6 @@ impl<'a> ListApplicationTokens<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<ApplicationTokenListItem>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<Vec<ApplicationTokenListItem>>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_APPLICATION_TOKEN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_application_token",
@@ -399,7 +389,7 @@ static CREATE_APPLICATION_TOKEN: ruckus_one_runtime::internal::Operation = rucku
 /// Request builder for `ApplicationTokensClient::create_application_token` (Create Application Token).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateApplicationToken<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -428,16 +418,6 @@ impl<'a> CreateApplicationToken<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ApplicationToken> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<ApplicationToken>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_APPLICATION_TOKEN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_application_token",
@@ -456,7 +436,7 @@ static DELETE_APPLICATION_TOKEN: ruckus_one_runtime::internal::Operation = rucku
 /// Request builder for `ApplicationTokensClient::delete_application_token` (Delete Application Token).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteApplicationToken<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -485,16 +465,6 @@ impl<'a> DeleteApplicationToken<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::ErrorBody> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::ErrorBody>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_APPLICATION_TOKEN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_application_token",
@@ -513,7 +483,7 @@ static GET_APPLICATION_TOKEN: ruckus_one_runtime::internal::Operation = ruckus_o
 /// Request builder for `ApplicationTokensClient::get_application_token` (Get Application Token).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApplicationToken<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -542,16 +512,6 @@ impl<'a> GetApplicationToken<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ApplicationToken> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<ApplicationToken>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static ROTATE_APPLICATION_TOKEN_SECRET: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "rotate_application_token_secret",
@@ -570,7 +530,7 @@ static ROTATE_APPLICATION_TOKEN_SECRET: ruckus_one_runtime::internal::Operation 
 /// Request builder for `ApplicationTokensClient::rotate_application_token_secret` (Rotate Secret).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RotateApplicationTokenSecret<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -598,15 +558,5 @@ impl<'a> RotateApplicationTokenSecret<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ApplicationToken> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<ApplicationToken>,
-    > {
-        self.req.send_json_with_response()
     }
 }

@@ -1104,7 +1104,7 @@ static QUERY_LICENSES_AND_HIERARCHY: ruckus_one_runtime::internal::Operation = r
 /// Request builder for `LicensesClient::query_licenses_and_hierarchy` (Query Licenses and Hierarchy).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryLicensesAndHierarchy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1133,16 +1133,6 @@ impl<'a> QueryLicensesAndHierarchy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, LicenseHierarchy> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<LicenseHierarchy>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_LICENSES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_licenses",
@@ -1161,7 +1151,7 @@ static LIST_LICENSES: ruckus_one_runtime::internal::Operation = ruckus_one_runti
 /// Request builder for `LicensesClient::list_licenses` (List Licenses).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListLicenses<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1190,13 +1180,6 @@ impl<'a> ListLicenses<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<License>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Vec<License>>> {
-        self.req.send_json_with_response()
-    }
 }
 static REFRESH_LICENSES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "refresh_licenses",
@@ -1215,7 +1198,7 @@ static REFRESH_LICENSES: ruckus_one_runtime::internal::Operation = ruckus_one_ru
 /// Request builder for `LicensesClient::refresh_licenses` (Refresh Licenses).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RefreshLicenses<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1244,13 +1227,6 @@ impl<'a> RefreshLicenses<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<License>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Vec<License>>> {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_ORPHANED_APS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_orphaned_aps",
@@ -1269,7 +1245,7 @@ static DELETE_ORPHANED_APS: ruckus_one_runtime::internal::Operation = ruckus_one
 /// Request builder for `LicensesClient::delete_orphaned_aps` (Delete Orphaned APs).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteOrphanedAps<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1298,16 +1274,6 @@ impl<'a> DeleteOrphanedAps<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::ErrorBody> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::ErrorBody>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_LICENSE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_license",
@@ -1326,7 +1292,7 @@ static GET_LICENSE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime
 /// Request builder for `LicensesClient::get_license` (Get License).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetLicense<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1355,13 +1321,6 @@ impl<'a> GetLicense<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, License> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<License>> {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_LICENSE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_license",
@@ -1380,7 +1339,7 @@ static UPDATE_LICENSE: ruckus_one_runtime::internal::Operation = ruckus_one_runt
 /// Request builder for `LicensesClient::update_license` (Update License).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateLicense<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1408,15 +1367,5 @@ impl<'a> UpdateLicense<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, LicenseUpdateResult> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<LicenseUpdateResult>,
-    > {
-        self.req.send_json_with_response()
     }
 }

@@ -472,7 +472,7 @@ static LIST_ONBOARDED_SYSTEMS: ruckus_one_runtime::internal::Operation = ruckus_
 /// Request builder for `OnboardedSystemsClient::list_onboarded_systems` (List Onboarded Systems).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListOnboardedSystems<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -501,16 +501,6 @@ impl<'a> ListOnboardedSystems<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<OnboardedSystem>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<Vec<OnboardedSystem>>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_ONBOARDED_SYSTEM: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_onboarded_system",
@@ -529,7 +519,7 @@ static DELETE_ONBOARDED_SYSTEM: ruckus_one_runtime::internal::Operation = ruckus
 /// Request builder for `OnboardedSystemsClient::delete_onboarded_system` (Delete Onboarded System).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteOnboardedSystem<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -558,16 +548,6 @@ impl<'a> DeleteOnboardedSystem<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::ErrorBody> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::ErrorBody>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_ONBOARDED_SYSTEM: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_onboarded_system",
@@ -586,7 +566,7 @@ static GET_ONBOARDED_SYSTEM: ruckus_one_runtime::internal::Operation = ruckus_on
 /// Request builder for `OnboardedSystemsClient::get_onboarded_system` (Get Onboarded System).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetOnboardedSystem<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -614,12 +594,5 @@ impl<'a> GetOnboardedSystem<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, OnboardedSystem> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<OnboardedSystem>> {
-        self.req.send_json_with_response()
     }
 }

@@ -458,7 +458,7 @@ static LIST_RESOURCE_GROUPS: ruckus_one_runtime::internal::Operation = ruckus_on
 /// Request builder for `ResourceGroupsClient::list_resource_groups` (List Resource Group).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListResourceGroups<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -489,16 +489,6 @@ impl<'a> ListResourceGroups<'a> {
     ) -> ruckus_one_runtime::Sending<'a, Vec<super::common::ResourceGroup>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<Vec<super::common::ResourceGroup>>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_RESOURCE_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_resource_group",
@@ -517,7 +507,7 @@ static CREATE_RESOURCE_GROUP: ruckus_one_runtime::internal::Operation = ruckus_o
 /// Request builder for `ResourceGroupsClient::create_resource_group` (Create Resource Group).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateResourceGroup<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -546,16 +536,6 @@ impl<'a> CreateResourceGroup<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::ResourceGroup> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::ResourceGroup>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_RESOURCE_GROUP_FILTERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_resource_group_filters",
@@ -574,7 +554,7 @@ static QUERY_RESOURCE_GROUP_FILTERS: ruckus_one_runtime::internal::Operation = r
 /// Request builder for `ResourceGroupsClient::query_resource_group_filters` (Query Resource Group Filters).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryResourceGroupFilters<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -605,16 +585,6 @@ impl<'a> QueryResourceGroupFilters<'a> {
     ) -> ruckus_one_runtime::Sending<'a, ResourceGroupFilterSearchResult> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<ResourceGroupFilterSearchResult>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_RESOURCE_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_resource_group",
@@ -633,7 +603,7 @@ static GET_RESOURCE_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_
 /// Request builder for `ResourceGroupsClient::get_resource_group` (Get Resource Group).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetResourceGroup<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -662,16 +632,6 @@ impl<'a> GetResourceGroup<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::ResourceGroup> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::ResourceGroup>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_RESOURCE_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_resource_group",
@@ -690,7 +650,7 @@ static UPDATE_RESOURCE_GROUP: ruckus_one_runtime::internal::Operation = ruckus_o
 /// Request builder for `ResourceGroupsClient::update_resource_group` (Update Resource Group).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateResourceGroup<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -718,15 +678,5 @@ impl<'a> UpdateResourceGroup<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::ResourceGroup> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::ResourceGroup>,
-    > {
-        self.req.send_json_with_response()
     }
 }

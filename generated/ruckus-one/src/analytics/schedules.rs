@@ -1682,7 +1682,7 @@ static RETRY_FAILED_REPORT_SCHEDULES: ruckus_one_runtime::internal::Operation = 
 /// Request builder for `SchedulesClient::retry_failed_report_schedules` (Retry a Failed Report Schedule).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RetryFailedReportSchedules<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1711,16 +1711,6 @@ impl<'a> RetryFailedReportSchedules<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ScheduleBatchResult> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<ScheduleBatchResult>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_SCHEDULES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_schedules",
@@ -1739,7 +1729,7 @@ static DELETE_SCHEDULES: ruckus_one_runtime::internal::Operation = ruckus_one_ru
 /// Request builder for `SchedulesClient::delete_schedules` (Delete Schedule).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSchedules<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1768,16 +1758,6 @@ impl<'a> DeleteSchedules<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ScheduleBatchResult> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<ScheduleBatchResult>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_SCHEDULES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_schedules",
@@ -1797,7 +1777,7 @@ static LIST_SCHEDULES: ruckus_one_runtime::internal::Operation = ruckus_one_runt
 ///
 /// Optional parameters: [`status`](Self::status).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSchedules<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1834,13 +1814,6 @@ impl<'a> ListSchedules<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ScheduleList> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<ScheduleList>> {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_SCHEDULE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_schedule",
@@ -1859,7 +1832,7 @@ static CREATE_SCHEDULE: ruckus_one_runtime::internal::Operation = ruckus_one_run
 /// Request builder for `SchedulesClient::create_schedule` (Create Schedule).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSchedule<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1888,13 +1861,6 @@ impl<'a> CreateSchedule<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ScheduleCreated> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<ScheduleCreated>> {
-        self.req.send_json_with_response()
-    }
 }
 static GET_SCHEDULE_EXECUTION_LOGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_schedule_execution_logs",
@@ -1913,7 +1879,7 @@ static GET_SCHEDULE_EXECUTION_LOGS: ruckus_one_runtime::internal::Operation = ru
 /// Request builder for `SchedulesClient::get_schedule_execution_logs` (Get schedule execution logs).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetScheduleExecutionLogs<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1944,16 +1910,6 @@ impl<'a> GetScheduleExecutionLogs<'a> {
     ) -> ruckus_one_runtime::Sending<'a, Vec<ScheduleExecutionLogEntry>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<Vec<ScheduleExecutionLogEntry>>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_SCHEDULE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_schedule",
@@ -1972,7 +1928,7 @@ static GET_SCHEDULE: ruckus_one_runtime::internal::Operation = ruckus_one_runtim
 /// Request builder for `SchedulesClient::get_schedule` (Get Schedule).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSchedule<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2001,13 +1957,6 @@ impl<'a> GetSchedule<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Schedule> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Schedule>> {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_SCHEDULE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_schedule",
@@ -2026,7 +1975,7 @@ static UPDATE_SCHEDULE: ruckus_one_runtime::internal::Operation = ruckus_one_run
 /// Request builder for `SchedulesClient::update_schedule` (Update Schedule).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSchedule<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2054,12 +2003,5 @@ impl<'a> UpdateSchedule<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ScheduleUpdated> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<ScheduleUpdated>> {
-        self.req.send_json_with_response()
     }
 }

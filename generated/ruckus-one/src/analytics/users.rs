@@ -1219,7 +1219,7 @@ static DELETE_USERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtim
 /// Request builder for `UsersClient::delete_users` (Delete User).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteUsers<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1248,16 +1248,6 @@ impl<'a> DeleteUsers<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::ErrorBody> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::ErrorBody>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_USERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_users",
@@ -1276,7 +1266,7 @@ static LIST_USERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime:
 /// Request builder for `UsersClient::list_users` (List Users).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListUsers<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1305,16 +1295,6 @@ impl<'a> ListUsers<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<UserListItem>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<Vec<UserListItem>>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static ADD_INTERNAL_USER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_internal_user",
@@ -1333,7 +1313,7 @@ static ADD_INTERNAL_USER: ruckus_one_runtime::internal::Operation = ruckus_one_r
 /// Request builder for `UsersClient::add_internal_user` (Add Internal User).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddInternalUser<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1362,13 +1342,6 @@ impl<'a> AddInternalUser<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, User> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<User>> {
-        self.req.send_json_with_response()
-    }
 }
 static INVITE_THIRD_PARTY_USER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "invite_third_party_user",
@@ -1387,7 +1360,7 @@ static INVITE_THIRD_PARTY_USER: ruckus_one_runtime::internal::Operation = ruckus
 /// Request builder for `UsersClient::invite_third_party_user` (Invite Third Party User).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct InviteThirdPartyUser<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1416,13 +1389,6 @@ impl<'a> InviteThirdPartyUser<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, InvitedUser> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<InvitedUser>> {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_INTERNAL_USERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_internal_users",
@@ -1441,7 +1407,7 @@ static LIST_INTERNAL_USERS: ruckus_one_runtime::internal::Operation = ruckus_one
 /// Request builder for `UsersClient::list_internal_users` (List Internal Users).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListInternalUsers<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1470,16 +1436,6 @@ impl<'a> ListInternalUsers<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<InternalUser>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<Vec<InternalUser>>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_USER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_user",
@@ -1498,7 +1454,7 @@ static UPDATE_USER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime
 /// Request builder for `UsersClient::update_user` (Update User).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateUser<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1526,12 +1482,5 @@ impl<'a> UpdateUser<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, User> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<User>> {
-        self.req.send_json_with_response()
     }
 }

@@ -2482,7 +2482,7 @@ pub type QueryAccessControlProfilesVersion = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::query_access_control_profiles` (Query access control profiles).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryAccessControlProfiles<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2548,18 +2548,6 @@ impl<'a> QueryAccessControlProfiles<'a> {
     > {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<
-            super::common::QueryResponseAccessControlProfileQueryData,
-        >,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_access_control_profile",
@@ -2578,7 +2566,7 @@ static GET_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruc
 /// Request builder for `AccessControlClient::get_access_control_profile` (Get access control profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAccessControlProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2609,16 +2597,6 @@ impl<'a> GetAccessControlProfile<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::AccessControlProfile> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AccessControlProfile>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_ACCESS_CONTROL_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_access_control_profile_v1",
@@ -2648,7 +2626,7 @@ pub type GetAccessControlProfileV1Version = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::get_access_control_profile_v1` (Get access control profile (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAccessControlProfileV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2683,16 +2661,6 @@ impl<'a> GetAccessControlProfileV1<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, AccessControlProfileV1> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<AccessControlProfileV1>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_access_control_profile",
@@ -2711,7 +2679,7 @@ static UPDATE_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = 
 /// Request builder for `AccessControlClient::update_access_control_profile` (Update access control profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateAccessControlProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2749,16 +2717,6 @@ impl<'a> UpdateAccessControlProfile<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -2809,7 +2767,7 @@ pub type UpdateAccessControlProfileV1Version = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::update_access_control_profile_v1` (Update access control profile (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateAccessControlProfileV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2853,16 +2811,6 @@ impl<'a> UpdateAccessControlProfileV1<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -2918,7 +2866,7 @@ pub type DeleteAccessControlProfileVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `AccessControlClient::delete_access_control_profile` (Delete access control profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteAccessControlProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2962,16 +2910,6 @@ impl<'a> DeleteAccessControlProfile<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3022,7 +2960,7 @@ pub type AddApplicationPolicyToAccessControlProfileVersion = super::versions::V1
 /// Request builder for `AccessControlClient::add_application_policy_to_access_control_profile` (Add application policy to access control profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddApplicationPolicyToAccessControlProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3069,16 +3007,6 @@ impl<'a> AddApplicationPolicyToAccessControlProfile<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3129,7 +3057,7 @@ pub type RemoveApplicationPolicyFromAccessControlProfileVersion = super::version
 /// Request builder for `AccessControlClient::remove_application_policy_from_access_control_profile` (Remove application policy from access control profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveApplicationPolicyFromAccessControlProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3176,16 +3104,6 @@ impl<'a> RemoveApplicationPolicyFromAccessControlProfile<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3236,7 +3154,7 @@ pub type AddDevicePolicyToAccessControlProfileVersion = super::versions::V1OrJso
 /// Request builder for `AccessControlClient::add_device_policy_to_access_control_profile` (Add device policy to access control profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddDevicePolicyToAccessControlProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3283,16 +3201,6 @@ impl<'a> AddDevicePolicyToAccessControlProfile<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3343,7 +3251,7 @@ pub type RemoveDevicePolicyFromAccessControlProfileVersion = super::versions::V1
 /// Request builder for `AccessControlClient::remove_device_policy_from_access_control_profile` (Remove device policy from access control profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveDevicePolicyFromAccessControlProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3390,16 +3298,6 @@ impl<'a> RemoveDevicePolicyFromAccessControlProfile<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3450,7 +3348,7 @@ pub type AddL2AclPolicyToAccessControlProfileVersion = super::versions::V1OrJson
 /// Request builder for `AccessControlClient::add_l2_acl_policy_to_access_control_profile` (Add layer 2 ACL policy to access control profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddL2AclPolicyToAccessControlProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3497,16 +3395,6 @@ impl<'a> AddL2AclPolicyToAccessControlProfile<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3557,7 +3445,7 @@ pub type RemoveL2AclPolicyFromAccessControlProfileVersion = super::versions::V1O
 /// Request builder for `AccessControlClient::remove_l2_acl_policy_from_access_control_profile` (Remove layer 2 ACL policy from access control profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveL2AclPolicyFromAccessControlProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3604,16 +3492,6 @@ impl<'a> RemoveL2AclPolicyFromAccessControlProfile<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3664,7 +3542,7 @@ pub type AddL3AclPolicyToAccessControlProfileVersion = super::versions::V1OrJson
 /// Request builder for `AccessControlClient::add_l3_acl_policy_to_access_control_profile` (Add layer 3 ACL policy to access control profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddL3AclPolicyToAccessControlProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3711,16 +3589,6 @@ impl<'a> AddL3AclPolicyToAccessControlProfile<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3771,7 +3639,7 @@ pub type RemoveL3AclPolicyFromAccessControlProfileVersion = super::versions::V1O
 /// Request builder for `AccessControlClient::remove_l3_acl_policy_from_access_control_profile` (Remove layer 3 ACL policy from access control profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveL3AclPolicyFromAccessControlProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3819,16 +3687,6 @@ impl<'a> RemoveL3AclPolicyFromAccessControlProfile<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -3867,7 +3725,7 @@ static CREATE_APPLICATION_POLICY: ruckus_one_runtime::internal::Operation = ruck
 /// Request builder for `AccessControlClient::create_application_policy` (Create application policy).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateApplicationPolicy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3905,16 +3763,6 @@ impl<'a> CreateApplicationPolicy<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::ApplicationPolicyOperationResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3965,7 +3813,7 @@ pub type CreateApplicationPolicyV1Version = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::create_application_policy_v1` (Create application policy (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateApplicationPolicyV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4010,16 +3858,6 @@ impl<'a> CreateApplicationPolicyV1<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::ApplicationPolicyOperationResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -4058,7 +3896,7 @@ static LIST_APPLICATION_POLICIES: ruckus_one_runtime::internal::Operation = ruck
 /// Request builder for `AccessControlClient::list_application_policies` (List application policies).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListApplicationPolicies<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4086,16 +3924,6 @@ impl<'a> ListApplicationPolicies<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static QUERY_APPLICATION_POLICIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -4126,7 +3954,7 @@ pub type QueryApplicationPoliciesVersion = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::query_application_policies` (Query application policies).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryApplicationPolicies<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4190,18 +4018,6 @@ impl<'a> QueryApplicationPolicies<'a> {
     > {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<
-            super::common::QueryResponseApplicationPolicyQueryData,
-        >,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_APPLICATION_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_application_policy",
@@ -4220,7 +4036,7 @@ static GET_APPLICATION_POLICY: ruckus_one_runtime::internal::Operation = ruckus_
 /// Request builder for `AccessControlClient::get_application_policy` (Get application policy).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApplicationPolicy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4251,16 +4067,6 @@ impl<'a> GetApplicationPolicy<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::ApplicationPolicy> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::ApplicationPolicy>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_APPLICATION_POLICY_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_application_policy_v1",
@@ -4290,7 +4096,7 @@ pub type GetApplicationPolicyV1Version = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::get_application_policy_v1` (Get application policy (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApplicationPolicyV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4325,16 +4131,6 @@ impl<'a> GetApplicationPolicyV1<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ApplicationPolicyV1> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<ApplicationPolicyV1>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_APPLICATION_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_application_policy",
@@ -4353,7 +4149,7 @@ static UPDATE_APPLICATION_POLICY: ruckus_one_runtime::internal::Operation = ruck
 /// Request builder for `AccessControlClient::update_application_policy` (Update application policy).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApplicationPolicy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4391,16 +4187,6 @@ impl<'a> UpdateApplicationPolicy<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4451,7 +4237,7 @@ pub type UpdateApplicationPolicyV1Version = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::update_application_policy_v1` (Update application policy (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApplicationPolicyV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4495,16 +4281,6 @@ impl<'a> UpdateApplicationPolicyV1<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4560,7 +4336,7 @@ pub type DeleteApplicationPolicyVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `AccessControlClient::delete_application_policy` (Delete application policy).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteApplicationPolicy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4605,16 +4381,6 @@ impl<'a> DeleteApplicationPolicy<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -4653,7 +4419,7 @@ static CREATE_DEVICE_POLICY: ruckus_one_runtime::internal::Operation = ruckus_on
 /// Request builder for `AccessControlClient::create_device_policy` (Create device policy).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateDevicePolicy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4691,16 +4457,6 @@ impl<'a> CreateDevicePolicy<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<DevicePolicyOperationResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4751,7 +4507,7 @@ pub type CreateDevicePolicyV1Version = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::create_device_policy_v1` (Create device policy (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateDevicePolicyV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4796,16 +4552,6 @@ impl<'a> CreateDevicePolicyV1<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<DevicePolicyOperationResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -4844,7 +4590,7 @@ static LIST_DEVICE_POLICIES: ruckus_one_runtime::internal::Operation = ruckus_on
 /// Request builder for `AccessControlClient::list_device_policies` (List device policies).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListDevicePolicies<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4872,16 +4618,6 @@ impl<'a> ListDevicePolicies<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static QUERY_DEVICE_POLICIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -4912,7 +4648,7 @@ pub type QueryDevicePoliciesVersion = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::query_device_policies` (Query device policies).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryDevicePolicies<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4976,16 +4712,6 @@ impl<'a> QueryDevicePolicies<'a> {
     > {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::QueryResponseDevicePolicyQueryData>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_DEVICE_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_device_policy",
@@ -5004,7 +4730,7 @@ static GET_DEVICE_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_r
 /// Request builder for `AccessControlClient::get_device_policy` (Get device policy).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetDevicePolicy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5032,16 +4758,6 @@ impl<'a> GetDevicePolicy<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::DevicePolicy> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::DevicePolicy>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static GET_DEVICE_POLICY_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -5072,7 +4788,7 @@ pub type GetDevicePolicyV1Version = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::get_device_policy_v1` (Get device policy (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetDevicePolicyV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5107,13 +4823,6 @@ impl<'a> GetDevicePolicyV1<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, DevicePolicyV1> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<DevicePolicyV1>> {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_DEVICE_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_device_policy",
@@ -5132,7 +4841,7 @@ static UPDATE_DEVICE_POLICY: ruckus_one_runtime::internal::Operation = ruckus_on
 /// Request builder for `AccessControlClient::update_device_policy` (Update device policy).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateDevicePolicy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5170,16 +4879,6 @@ impl<'a> UpdateDevicePolicy<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5230,7 +4929,7 @@ pub type UpdateDevicePolicyV1Version = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::update_device_policy_v1` (Update device policy (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateDevicePolicyV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5274,16 +4973,6 @@ impl<'a> UpdateDevicePolicyV1<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5339,7 +5028,7 @@ pub type DeleteDevicePolicyVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `AccessControlClient::delete_device_policy` (Delete device policy).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteDevicePolicy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5383,16 +5072,6 @@ impl<'a> DeleteDevicePolicy<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5448,7 +5127,7 @@ pub type CreateL2AclPolicyVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `AccessControlClient::create_l2_acl_policy` (Create layer 2 ACL policy).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateL2AclPolicy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5493,16 +5172,6 @@ impl<'a> CreateL2AclPolicy<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -5541,7 +5210,7 @@ static LIST_L2_ACL_POLICIES: ruckus_one_runtime::internal::Operation = ruckus_on
 /// Request builder for `AccessControlClient::list_l2_acl_policies` (List layer 2 ACL policies).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListL2AclPolicies<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5569,16 +5238,6 @@ impl<'a> ListL2AclPolicies<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static QUERY_L2_ACL_POLICIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -5609,7 +5268,7 @@ pub type QueryL2AclPoliciesVersion = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::query_l2_acl_policies` (Query layer 2 ACL policies).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryL2AclPolicies<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5675,16 +5334,6 @@ impl<'a> QueryL2AclPolicies<'a> {
     > {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::QueryResponseL2AclPolicyQueryData>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_L2_ACL_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_l2_acl_policy",
@@ -5714,7 +5363,7 @@ pub type GetL2AclPolicyVersion = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::get_l2_acl_policy` (Get layer 2 ACL policy).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetL2AclPolicy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5748,16 +5397,6 @@ impl<'a> GetL2AclPolicy<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::L2AclPolicy> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::L2AclPolicy>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static UPDATE_L2_ACL_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -5793,7 +5432,7 @@ pub type UpdateL2AclPolicyVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `AccessControlClient::update_l2_acl_policy` (Update layer 2 ACL policy).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateL2AclPolicy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5837,16 +5476,6 @@ impl<'a> UpdateL2AclPolicy<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5902,7 +5531,7 @@ pub type DeleteL2AclPolicyVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `AccessControlClient::delete_l2_acl_policy` (Delete layer 2 ACL policy).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteL2AclPolicy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5946,16 +5575,6 @@ impl<'a> DeleteL2AclPolicy<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -6011,7 +5630,7 @@ pub type CreateL3AclPolicyVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `AccessControlClient::create_l3_acl_policy` (Create layer 3 ACL policy).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateL3AclPolicy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6056,16 +5675,6 @@ impl<'a> CreateL3AclPolicy<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -6104,7 +5713,7 @@ static LIST_L3_ACL_POLICIES: ruckus_one_runtime::internal::Operation = ruckus_on
 /// Request builder for `AccessControlClient::list_l3_acl_policies` (List layer 3 ACL policies).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListL3AclPolicies<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6132,16 +5741,6 @@ impl<'a> ListL3AclPolicies<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static QUERY_L3_ACL_POLICIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -6172,7 +5771,7 @@ pub type QueryL3AclPoliciesVersion = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::query_l3_acl_policies` (Query layer 3 ACL policies).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryL3AclPolicies<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6238,16 +5837,6 @@ impl<'a> QueryL3AclPolicies<'a> {
     > {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::QueryResponseL3AclPolicyQueryData>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_L3_ACL_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_l3_acl_policy",
@@ -6277,7 +5866,7 @@ pub type GetL3AclPolicyVersion = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::get_l3_acl_policy` (Get layer 3 ACL policy).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetL3AclPolicy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6311,16 +5900,6 @@ impl<'a> GetL3AclPolicy<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::L3AclPolicy> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::L3AclPolicy>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static UPDATE_L3_ACL_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -6356,7 +5935,7 @@ pub type UpdateL3AclPolicyVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `AccessControlClient::update_l3_acl_policy` (Update layer 3 ACL policy).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateL3AclPolicy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6400,16 +5979,6 @@ impl<'a> UpdateL3AclPolicy<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -6465,7 +6034,7 @@ pub type DeleteL3AclPolicyVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `AccessControlClient::delete_l3_acl_policy` (Delete layer 3 ACL policy).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteL3AclPolicy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6509,16 +6078,6 @@ impl<'a> DeleteL3AclPolicy<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -6569,7 +6128,7 @@ pub type ListApplicationLibraryCategoriesVersion = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::list_application_library_categories` (List application library categories).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListApplicationLibraryCategories<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6604,16 +6163,6 @@ impl<'a> ListApplicationLibraryCategories<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ApplicationLibraryCategories> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<ApplicationLibraryCategories>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_APPLICATION_LIBRARY_CATEGORY_APPLICATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_application_library_category_applications",
@@ -6643,7 +6192,7 @@ pub type ListApplicationLibraryCategoryApplicationsVersion = super::versions::V1
 /// Request builder for `AccessControlClient::list_application_library_category_applications` (List applications of an application category).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListApplicationLibraryCategoryApplications<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6683,16 +6232,6 @@ impl<'a> ListApplicationLibraryCategoryApplications<'a> {
     ) -> ruckus_one_runtime::Sending<'a, ApplicationLibraryApplications> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<ApplicationLibraryApplications>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_APPLICATION_LIBRARY_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_application_library_settings",
@@ -6723,7 +6262,7 @@ pub type GetApplicationLibrarySettingsVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`changes_included`](Self::changes_included), [`type_`](Self::type_).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApplicationLibrarySettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6776,16 +6315,6 @@ impl<'a> GetApplicationLibrarySettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ApplicationLibrarySettings> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<ApplicationLibrarySettings>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static PATCH_APPLICATION_LIBRARY_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_application_library_settings",
@@ -6815,7 +6344,7 @@ pub type PatchApplicationLibrarySettingsVersion = super::versions::V1OrJson;
 /// Request builder for `AccessControlClient::patch_application_library_settings` (Patch application library settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchApplicationLibrarySettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6859,16 +6388,6 @@ impl<'a> PatchApplicationLibrarySettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -6924,7 +6443,7 @@ pub type AddAccessControlProfileVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `AccessControlClient::add_access_control_profile` (Add access control profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddAccessControlProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6968,16 +6487,6 @@ impl<'a> AddAccessControlProfile<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::ApplicationPolicyOperationResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.

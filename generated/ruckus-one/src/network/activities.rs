@@ -1272,7 +1272,7 @@ pub(super) static GET_ACTIVITY: ruckus_one_runtime::internal::Operation = ruckus
 /// Request builder for `ActivitiesClient::get_activity` (Get activity).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetActivity<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1301,13 +1301,6 @@ impl<'a> GetActivity<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Activity> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Activity>> {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_ACTIVITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_activities",
@@ -1326,7 +1319,7 @@ static QUERY_ACTIVITIES: ruckus_one_runtime::internal::Operation = ruckus_one_ru
 /// Request builder for `ActivitiesClient::query_activities` (Query activities).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryActivities<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1374,16 +1367,6 @@ impl<'a> QueryActivities<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResult> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_ACTIVITY_NOTIFICATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_activity_notification",
@@ -1402,7 +1385,7 @@ static UPDATE_ACTIVITY_NOTIFICATION: ruckus_one_runtime::internal::Operation = r
 /// Request builder for `ActivitiesClient::update_activity_notification` (Update activity notification).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateActivityNotification<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1431,13 +1414,6 @@ impl<'a> UpdateActivityNotification<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Activity> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Activity>> {
-        self.req.send_json_with_response()
-    }
 }
 static FIND_ACTIVITY_DEVICES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "find_activity_devices",
@@ -1456,7 +1432,7 @@ static FIND_ACTIVITY_DEVICES: ruckus_one_runtime::internal::Operation = ruckus_o
 /// Request builder for `ActivitiesClient::find_activity_devices` (Find activity devices).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct FindActivityDevices<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1504,16 +1480,6 @@ impl<'a> FindActivityDevices<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, QueryResponseDevice> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<QueryResponseDevice>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_SCHEDULE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_schedule",
@@ -1532,7 +1498,7 @@ static DELETE_SCHEDULE: ruckus_one_runtime::internal::Operation = ruckus_one_run
 /// Request builder for `ActivitiesClient::delete_schedule` (Delete schedule).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSchedule<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1560,15 +1526,5 @@ impl<'a> DeleteSchedule<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
     }
 }

@@ -3321,7 +3321,7 @@ pub type GetPrioritizedRuleByIdVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_prioritized_rule_by_id` (Get prioritized rule by id).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetPrioritizedRuleById<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3356,16 +3356,6 @@ impl<'a> GetPrioritizedRuleById<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, PrioritizedPolicy> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<PrioritizedPolicy>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static ASSIGN_POLICY_TO_POLICY_SET_WITH_PRIORITY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "assign_policy_to_policy_set_with_priority",
@@ -3395,7 +3385,7 @@ pub type AssignPolicyToPolicySetWithPriorityVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::assign_policy_to_policy_set_with_priority` (Assign policy to policy set with priority).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AssignPolicyToPolicySetWithPriority<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3433,16 +3423,6 @@ impl<'a> AssignPolicyToPolicySetWithPriority<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, PrioritizedPolicy> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<PrioritizedPolicy>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static REMOVE_MAPPED_POLICY_SET: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_mapped_policy_set",
@@ -3472,7 +3452,7 @@ pub type RemoveMappedPolicySetVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::remove_mapped_policy_set` (Remove mapped policy set).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveMappedPolicySet<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3507,16 +3487,6 @@ impl<'a> RemoveMappedPolicySet<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_ALL_POLICIES_UNDER_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_policies_under_template",
@@ -3547,7 +3517,7 @@ pub type GetAllPoliciesUnderTemplateVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`size`](Self::size), [`page`](Self::page), [`sort`](Self::sort).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllPoliciesUnderTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3625,16 +3595,6 @@ impl<'a> GetAllPoliciesUnderTemplate<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, PagedResponseResourcePolicy> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<PagedResponseResourcePolicy>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_policy",
@@ -3664,7 +3624,7 @@ pub type CreatePolicyVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::create_policy` (Create policy).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreatePolicy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3705,13 +3665,6 @@ impl<'a> CreatePolicy<'a> {
         ruckus_one_runtime::Accepted<Policy, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Policy>> {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3760,7 +3713,7 @@ pub type GetAllConditionForPolicyVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`size`](Self::size), [`page`](Self::page), [`sort`](Self::sort).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllConditionForPolicy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3842,16 +3795,6 @@ impl<'a> GetAllConditionForPolicy<'a> {
     ) -> ruckus_one_runtime::Sending<'a, PagedResponseResourcePolicyCondition> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<PagedResponseResourcePolicyCondition>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_POLICY_CONDITION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_policy_condition",
@@ -3881,7 +3824,7 @@ pub type CreatePolicyConditionVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::create_policy_condition` (Create policy condition).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreatePolicyCondition<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3916,13 +3859,6 @@ impl<'a> CreatePolicyCondition<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, PolicyCondition> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<PolicyCondition>> {
-        self.req.send_json_with_response()
-    }
 }
 static GET_ALL_POLICIES_FOR_TEMPLATE_BY_QUERY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_policies_for_template_by_query",
@@ -3953,7 +3889,7 @@ pub type GetAllPoliciesForTemplateByQueryVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`exclude_content`](Self::exclude_content).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllPoliciesForTemplateByQuery<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4015,16 +3951,6 @@ impl<'a> GetAllPoliciesForTemplateByQuery<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, PagedResponseResourcePolicy> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<PagedResponseResourcePolicy>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_ATTRIBUTE_FOR_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_attribute_for_template",
@@ -4055,7 +3981,7 @@ pub type QueryAttributeForTemplateVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`exclude_content`](Self::exclude_content).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryAttributeForTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4127,16 +4053,6 @@ impl<'a> QueryAttributeForTemplate<'a> {
     > {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<PagedResponseResourceDynamicPolicyTemplateAttribute>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_ALL_TEMPLATES_BY_QUERY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_templates_by_query",
@@ -4167,7 +4083,7 @@ pub type GetAllTemplatesByQueryVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`exclude_content`](Self::exclude_content).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllTemplatesByQuery<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4233,16 +4149,6 @@ impl<'a> GetAllTemplatesByQuery<'a> {
     ) -> ruckus_one_runtime::Sending<'a, PagedResponseResourceDynamicPolicyTemplate> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<PagedResponseResourceDynamicPolicyTemplate>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_ALL_POLICIES_ACROSS_TEMPLATES_BY_QUERY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_policies_across_templates_by_query",
@@ -4273,7 +4179,7 @@ pub type GetAllPoliciesAcrossTemplatesByQueryVersion = super::versions::V1OrJson
 ///
 /// Optional parameters: [`exclude_content`](Self::exclude_content).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllPoliciesAcrossTemplatesByQuery<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4338,16 +4244,6 @@ impl<'a> GetAllPoliciesAcrossTemplatesByQuery<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, PagedResponseResourcePolicy> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<PagedResponseResourcePolicy>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_POLICY_SET: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_policy_set",
@@ -4377,7 +4273,7 @@ pub type CreatePolicySetVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::create_policy_set` (Create policy set).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreatePolicySet<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4412,13 +4308,6 @@ impl<'a> CreatePolicySet<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, PolicySet> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<PolicySet>> {
-        self.req.send_json_with_response()
-    }
 }
 static GET_ALL_POLICY_SETS_ASSIGNMENTS_BY_QUERY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_policy_sets_assignments_by_query",
@@ -4449,7 +4338,7 @@ pub type GetAllPolicySetsAssignmentsByQueryVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`exclude_content`](Self::exclude_content).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllPolicySetsAssignmentsByQuery<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4518,16 +4407,6 @@ impl<'a> GetAllPolicySetsAssignmentsByQuery<'a> {
     ) -> ruckus_one_runtime::Sending<'a, PagedResponseResourcePolicySetAssignment> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<PagedResponseResourcePolicySetAssignment>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_ALL_POLICY_SETS_BY_QUERY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_policy_sets_by_query",
@@ -4558,7 +4437,7 @@ pub type GetAllPolicySetsByQueryVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`exclude_content`](Self::exclude_content).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllPolicySetsByQuery<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4622,16 +4501,6 @@ impl<'a> GetAllPolicySetsByQuery<'a> {
     ) -> ruckus_one_runtime::Sending<'a, PagedResponseResourcePolicySet> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<PagedResponseResourcePolicySet>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_POLICY_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_policy_by_id",
@@ -4661,7 +4530,7 @@ pub type GetPolicyByIdVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_policy_by_id` (Get policy by id).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetPolicyById<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4696,13 +4565,6 @@ impl<'a> GetPolicyById<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Policy> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Policy>> {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_policy",
@@ -4732,7 +4594,7 @@ pub type DeletePolicyVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::delete_policy` (Delete policy).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeletePolicy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4767,16 +4629,6 @@ impl<'a> DeletePolicy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_policy",
@@ -4806,7 +4658,7 @@ pub type UpdatePolicyVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::update_policy` (Update policy).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdatePolicy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4841,13 +4693,6 @@ impl<'a> UpdatePolicy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Policy> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Policy>> {
-        self.req.send_json_with_response()
-    }
 }
 static GET_CONDITION_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_condition_by_id",
@@ -4877,7 +4722,7 @@ pub type GetConditionByIdVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_condition_by_id` (Get condition by id).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetConditionById<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4912,13 +4757,6 @@ impl<'a> GetConditionById<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, PolicyCondition> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<PolicyCondition>> {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_POLICY_CONDITIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_policy_conditions",
@@ -4948,7 +4786,7 @@ pub type DeletePolicyConditionsVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::delete_policy_conditions` (Delete policy conditions).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeletePolicyConditions<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4983,16 +4821,6 @@ impl<'a> DeletePolicyConditions<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_CONDITION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_condition",
@@ -5022,7 +4850,7 @@ pub type UpdateConditionVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::update_condition` (Update condition).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateCondition<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5057,13 +4885,6 @@ impl<'a> UpdateCondition<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, PolicyCondition> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<PolicyCondition>> {
-        self.req.send_json_with_response()
-    }
 }
 static GET_POLICY_SET_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_policy_set_by_id",
@@ -5093,7 +4914,7 @@ pub type GetPolicySetByIdVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_policy_set_by_id` (Get policy set by id).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetPolicySetById<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5128,13 +4949,6 @@ impl<'a> GetPolicySetById<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, PolicySet> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<PolicySet>> {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_POLICY_SET: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_policy_set",
@@ -5164,7 +4978,7 @@ pub type DeletePolicySetVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::delete_policy_set` (Delete policy set).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeletePolicySet<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5199,16 +5013,6 @@ impl<'a> DeletePolicySet<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_POLICY_SET: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_policy_set",
@@ -5238,7 +5042,7 @@ pub type UpdatePolicySetVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::update_policy_set` (Update policy set).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdatePolicySet<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5273,13 +5077,6 @@ impl<'a> UpdatePolicySet<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, PolicySet> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<PolicySet>> {
-        self.req.send_json_with_response()
-    }
 }
 static GET_POLICY_TEMPLATE_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_policy_template_by_id",
@@ -5309,7 +5106,7 @@ pub type GetPolicyTemplateByIdVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_policy_template_by_id` (Get policy template by id).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetPolicyTemplateById<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5344,16 +5141,6 @@ impl<'a> GetPolicyTemplateById<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, DynamicPolicyTemplate> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<DynamicPolicyTemplate>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_ATTRIBUTES_FOR_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_attributes_for_template",
@@ -5384,7 +5171,7 @@ pub type GetAttributesForTemplateVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`size`](Self::size), [`page`](Self::page), [`sort`](Self::sort).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAttributesForTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5472,16 +5259,6 @@ impl<'a> GetAttributesForTemplate<'a> {
     > {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<PagedResponseResourceDynamicPolicyTemplateAttribute>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_ATTRIBUTES_BY_ID_FOR_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_attributes_by_id_for_template",
@@ -5511,7 +5288,7 @@ pub type GetAttributesByIdForTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_attributes_by_id_for_template` (Get attributes by id for template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAttributesByIdForTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5548,16 +5325,6 @@ impl<'a> GetAttributesByIdForTemplate<'a> {
     ) -> ruckus_one_runtime::Sending<'a, DynamicPolicyTemplateAttribute> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<DynamicPolicyTemplateAttribute>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_ALL_PRIORITIZED_POLICIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_prioritized_policies",
@@ -5587,7 +5354,7 @@ pub type GetAllPrioritizedPoliciesVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_all_prioritized_policies` (Get all prioritized policies).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllPrioritizedPolicies<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5624,16 +5391,6 @@ impl<'a> GetAllPrioritizedPolicies<'a> {
     ) -> ruckus_one_runtime::Sending<'a, PagedResponseResourcePrioritizedPolicy> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<PagedResponseResourcePrioritizedPolicy>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_ALL_POLICY_SET_ASSIGNMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_policy_set_assignments",
@@ -5664,7 +5421,7 @@ pub type GetAllPolicySetAssignmentsVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`size`](Self::size), [`page`](Self::page), [`sort`](Self::sort).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllPolicySetAssignments<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5746,16 +5503,6 @@ impl<'a> GetAllPolicySetAssignments<'a> {
     ) -> ruckus_one_runtime::Sending<'a, PagedResponseResourcePolicySetAssignment> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<PagedResponseResourcePolicySetAssignment>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_ASSIGNMENT_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_assignment_by_id",
@@ -5785,7 +5532,7 @@ pub type GetAssignmentByIdVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_assignment_by_id` (Get assignment by id).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAssignmentById<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5819,15 +5566,5 @@ impl<'a> GetAssignmentById<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, PolicySetAssignment> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<PolicySetAssignment>,
-    > {
-        self.req.send_json_with_response()
     }
 }

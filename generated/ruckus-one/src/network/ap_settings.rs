@@ -4338,7 +4338,7 @@ pub type GetApAntennaTypeSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_antenna_type_settings` (Get AP antenna type settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApAntennaTypeSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4373,16 +4373,6 @@ impl<'a> GetApAntennaTypeSettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ApAntennaTypeSettings> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<ApAntennaTypeSettings>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_AP_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_antenna_type_settings",
@@ -4412,7 +4402,7 @@ pub type UpdateApAntennaTypeSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::update_ap_antenna_type_settings` (Update AP antenna type settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApAntennaTypeSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4457,16 +4447,6 @@ impl<'a> UpdateApAntennaTypeSettings<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -4505,7 +4485,7 @@ static GET_AP_BAND_MODE_SETTINGS: ruckus_one_runtime::internal::Operation = ruck
 /// Request builder for `ApSettingsClient::get_ap_band_mode_settings` (Get AP band mode settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApBandModeSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4534,16 +4514,6 @@ impl<'a> GetApBandModeSettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_AP_BAND_MODE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_band_mode_settings",
@@ -4563,7 +4533,7 @@ static UPDATE_AP_BAND_MODE_SETTINGS: ruckus_one_runtime::internal::Operation = r
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApBandModeSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4598,16 +4568,6 @@ impl<'a> UpdateApBandModeSettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_bss_coloring_settings",
@@ -4637,7 +4597,7 @@ pub type GetApBssColoringSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_bss_coloring_settings` (Get AP BSS coloring settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApBssColoringSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4672,16 +4632,6 @@ impl<'a> GetApBssColoringSettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ApBssColoringSettings> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<ApBssColoringSettings>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_bss_coloring_settings",
@@ -4711,7 +4661,7 @@ pub type UpdateApBssColoringSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::update_ap_bss_coloring_settings` (Update AP BSS coloring settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApBssColoringSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4756,16 +4706,6 @@ impl<'a> UpdateApBssColoringSettings<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -4804,7 +4744,7 @@ static GET_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::internal::O
 /// Request builder for `ApSettingsClient::get_ap_client_admission_control_settings` (Get AP client admission control settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApClientAdmissionControlSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4833,16 +4773,6 @@ impl<'a> GetApClientAdmissionControlSettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_client_admission_control_settings",
@@ -4862,7 +4792,7 @@ static UPDATE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::internal
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApClientAdmissionControlSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4897,16 +4827,6 @@ impl<'a> UpdateApClientAdmissionControlSettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_directed_multicast_settings",
@@ -4936,7 +4856,7 @@ pub type GetApDirectedMulticastSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_directed_multicast_settings` (Get AP directed multicast settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApDirectedMulticastSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4971,16 +4891,6 @@ impl<'a> GetApDirectedMulticastSettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ApDirectedMulticastSettings> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<ApDirectedMulticastSettings>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_directed_multicast_settings",
@@ -5010,7 +4920,7 @@ pub type UpdateApDirectedMulticastSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::update_ap_directed_multicast_settings` (Update AP directed multicast settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApDirectedMulticastSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5054,16 +4964,6 @@ impl<'a> UpdateApDirectedMulticastSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5114,7 +5014,7 @@ pub type GetApExternalAntennaSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_external_antenna_settings` (Get AP external antenna settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApExternalAntennaSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5149,16 +5049,6 @@ impl<'a> GetApExternalAntennaSettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ApExternalAntennaSettings> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<ApExternalAntennaSettings>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_AP_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_external_antenna_settings",
@@ -5188,7 +5078,7 @@ pub type UpdateApExternalAntennaSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::update_ap_external_antenna_settings` (Update AP external antenna settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApExternalAntennaSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5232,16 +5122,6 @@ impl<'a> UpdateApExternalAntennaSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5292,7 +5172,7 @@ pub type GetApIotSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_iot_settings` (Get AP IoT settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApIotSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5327,13 +5207,6 @@ impl<'a> GetApIotSettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ApIotSettings> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<ApIotSettings>> {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_AP_IOT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_iot_settings",
@@ -5363,7 +5236,7 @@ pub type UpdateApIotSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::update_ap_iot_settings` (Update AP IoT settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApIotSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5408,16 +5281,6 @@ impl<'a> UpdateApIotSettings<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -5456,7 +5319,7 @@ static GET_AP_LAN_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = rucku
 /// Request builder for `ApSettingsClient::get_ap_lan_port_settings` (Get AP LAN port settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApLanPortSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5485,16 +5348,6 @@ impl<'a> GetApLanPortSettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_AP_LAN_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_lan_port_settings",
@@ -5514,7 +5367,7 @@ static UPDATE_AP_LAN_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ru
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApLanPortSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5549,16 +5402,6 @@ impl<'a> UpdateApLanPortSettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_AP_LAN_PORT_SPECIFIC_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_lan_port_specific_settings",
@@ -5588,7 +5431,7 @@ pub type GetApLanPortSpecificSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_lan_port_specific_settings` (Get AP LAN port specific settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApLanPortSpecificSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5623,16 +5466,6 @@ impl<'a> GetApLanPortSpecificSettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ApLanPortSpecificSettings> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<ApLanPortSpecificSettings>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_AP_LAN_PORT_SPECIFIC_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_lan_port_specific_settings",
@@ -5662,7 +5495,7 @@ pub type UpdateApLanPortSpecificSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::update_ap_lan_port_specific_settings` (Update AP LAN port specific settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApLanPortSpecificSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5706,16 +5539,6 @@ impl<'a> UpdateApLanPortSpecificSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5766,7 +5589,7 @@ pub type GetApLedSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_led_settings` (Get AP LED settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApLedSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5801,13 +5624,6 @@ impl<'a> GetApLedSettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ApLedSettings> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<ApLedSettings>> {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_AP_LED_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_led_settings",
@@ -5837,7 +5653,7 @@ pub type UpdateApLedSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::update_ap_led_settings` (Update AP LED settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApLedSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5881,16 +5697,6 @@ impl<'a> UpdateApLedSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5941,7 +5747,7 @@ pub type GetApManagementTrafficVlanSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_management_traffic_vlan_settings` (Get AP management traffic VLAN settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApManagementTrafficVlanSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5981,16 +5787,6 @@ impl<'a> GetApManagementTrafficVlanSettings<'a> {
     ) -> ruckus_one_runtime::Sending<'a, ApManagementTrafficVlanSettings> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<ApManagementTrafficVlanSettings>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_management_traffic_vlan_settings",
@@ -6020,7 +5816,7 @@ pub type UpdateApManagementTrafficVlanSettingsVersion = super::versions::V1OrJso
 /// Request builder for `ApSettingsClient::update_ap_management_traffic_vlan_settings` (Update AP management traffic VLAN settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApManagementTrafficVlanSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6067,16 +5863,6 @@ impl<'a> UpdateApManagementTrafficVlanSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -6127,7 +5913,7 @@ pub type GetApMeshSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_mesh_settings` (Get AP mesh settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApMeshSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6162,13 +5948,6 @@ impl<'a> GetApMeshSettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ApMeshSettings> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<ApMeshSettings>> {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_AP_MESH_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_mesh_settings",
@@ -6198,7 +5977,7 @@ pub type UpdateApMeshSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::update_ap_mesh_settings` (Update AP mesh settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApMeshSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6242,16 +6021,6 @@ impl<'a> UpdateApMeshSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -6302,7 +6071,7 @@ pub type GetApNetworkSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_network_settings` (Get AP network settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApNetworkSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6337,16 +6106,6 @@ impl<'a> GetApNetworkSettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ApNetworkSettings> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<ApNetworkSettings>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_AP_NETWORK_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_network_settings",
@@ -6376,7 +6135,7 @@ pub type UpdateApNetworkSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::update_ap_network_settings` (Update AP network settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApNetworkSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6420,16 +6179,6 @@ impl<'a> UpdateApNetworkSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -6480,7 +6229,7 @@ pub type GetApRadioSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_radio_settings` (Get AP radio settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApRadioSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6515,13 +6264,6 @@ impl<'a> GetApRadioSettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ApRadioSettings> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<ApRadioSettings>> {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_AP_RADIO_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_radio_settings",
@@ -6551,7 +6293,7 @@ pub type UpdateApRadioSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::update_ap_radio_settings` (Update AP radio settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApRadioSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6595,16 +6337,6 @@ impl<'a> UpdateApRadioSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -6655,7 +6387,7 @@ pub type GetApSmartMonitorSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_smart_monitor_settings` (Get AP smart monitor settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApSmartMonitorSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6690,16 +6422,6 @@ impl<'a> GetApSmartMonitorSettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ApSmartMonitorSettings> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<ApSmartMonitorSettings>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_smart_monitor_settings",
@@ -6729,7 +6451,7 @@ pub type UpdateApSmartMonitorSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::update_ap_smart_monitor_settings` (Update AP smart monitor settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApSmartMonitorSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6773,16 +6495,6 @@ impl<'a> UpdateApSmartMonitorSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -6833,7 +6545,7 @@ pub type GetApSnmpAgentProfileSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_snmp_agent_profile_settings` (Get AP SNMP agent profile settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApSnmpAgentProfileSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6870,16 +6582,6 @@ impl<'a> GetApSnmpAgentProfileSettings<'a> {
     ) -> ruckus_one_runtime::Sending<'a, VenueApSnmpAgentProfileSettings> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<VenueApSnmpAgentProfileSettings>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_AP_SNMP_AGENT_PROFILE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_snmp_agent_profile_settings",
@@ -6909,7 +6611,7 @@ pub type UpdateApSnmpAgentProfileSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::update_ap_snmp_agent_profile_settings` (Update AP SNMP agent profile settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApSnmpAgentProfileSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6953,16 +6655,6 @@ impl<'a> UpdateApSnmpAgentProfileSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -7013,7 +6705,7 @@ pub type GetApStickyClientSteeringSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_sticky_client_steering_settings` (Get AP sticky client steering settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApStickyClientSteeringSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7050,16 +6742,6 @@ impl<'a> GetApStickyClientSteeringSettings<'a> {
     ) -> ruckus_one_runtime::Sending<'a, ApStickyClientSteeringSettings> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<ApStickyClientSteeringSettings>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_AP_STICKY_CLIENT_STEERING_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_sticky_client_steering_settings",
@@ -7089,7 +6771,7 @@ pub type UpdateApStickyClientSteeringSettingsVersion = super::versions::V1OrJson
 /// Request builder for `ApSettingsClient::update_ap_sticky_client_steering_settings` (Update AP sticky client steering settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApStickyClientSteeringSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7136,16 +6818,6 @@ impl<'a> UpdateApStickyClientSteeringSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -7196,7 +6868,7 @@ pub type DeleteApStickyClientSteeringSettingsVersion = super::versions::V1OrJson
 /// Request builder for `ApSettingsClient::delete_ap_sticky_client_steering_settings` (Delete AP sticky client steering settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteApStickyClientSteeringSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7243,16 +6915,6 @@ impl<'a> DeleteApStickyClientSteeringSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -7303,7 +6965,7 @@ pub type GetApUsbPortSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_usb_port_settings` (Get AP USB port settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApUsbPortSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7338,16 +7000,6 @@ impl<'a> GetApUsbPortSettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ApUsbPortSettings> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<ApUsbPortSettings>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_AP_USB_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_usb_port_settings",
@@ -7377,7 +7029,7 @@ pub type UpdateApUsbPortSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::update_ap_usb_port_settings` (Update AP USB port settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApUsbPortSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7421,16 +7073,6 @@ impl<'a> UpdateApUsbPortSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -7481,7 +7123,7 @@ pub type GetApCapabilitiesVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_capabilities` (Get AP capabilities).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApCapabilities<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7516,13 +7158,6 @@ impl<'a> GetApCapabilities<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ApCapabilities> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<ApCapabilities>> {
-        self.req.send_json_with_response()
-    }
 }
 static GET_AP_DHCP_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_dhcp_settings",
@@ -7552,7 +7187,7 @@ pub type GetApDhcpSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_dhcp_settings` (Get AP DHCP settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApDhcpSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7587,13 +7222,6 @@ impl<'a> GetApDhcpSettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ApDhcpSettings> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<ApDhcpSettings>> {
-        self.req.send_json_with_response()
-    }
 }
 static GET_AP_WIFI_AVAILABLE_CHANNELS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_wifi_available_channels",
@@ -7623,7 +7251,7 @@ pub type GetApWifiAvailableChannelsVersion = super::versions::V1_1OrJson;
 /// Request builder for `ApSettingsClient::get_ap_wifi_available_channels` (Get AP available Wi-Fi channels).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApWifiAvailableChannels<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7660,16 +7288,6 @@ impl<'a> GetApWifiAvailableChannels<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::WifiAvailableChannels> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiAvailableChannels>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_AP_WIFI_AVAILABLE_CHANNELS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_wifi_available_channels_v1",
@@ -7688,7 +7306,7 @@ static GET_AP_WIFI_AVAILABLE_CHANNELS_V1: ruckus_one_runtime::internal::Operatio
 /// Request builder for `ApSettingsClient::get_ap_wifi_available_channels_v1` (Get AP available Wi-Fi channels (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApWifiAvailableChannelsV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7716,15 +7334,5 @@ impl<'a> GetApWifiAvailableChannelsV1<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, WifiAvailableChannelsV1> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<WifiAvailableChannelsV1>,
-    > {
-        self.req.send_json_with_response()
     }
 }

@@ -3681,7 +3681,7 @@ static CREATE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one
 /// Request builder for `DpskClient::create_dpsk_service` (Create DPSK service).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateDpskService<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3710,16 +3710,6 @@ impl<'a> CreateDpskService<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_DPSK_SERVICES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_dpsk_services",
@@ -3738,7 +3728,7 @@ static LIST_DPSK_SERVICES: ruckus_one_runtime::internal::Operation = ruckus_one_
 /// Request builder for `DpskClient::list_dpsk_services` (List DPSK services).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListDpskServices<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3766,16 +3756,6 @@ impl<'a> ListDpskServices<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static QUERY_DPSK_SERVICES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -3816,7 +3796,7 @@ pub type QueryDpskServicesVersion = super::versions::V2OrV1_1OrV1OrJson;
 /// Request builder for `DpskClient::query_dpsk_services` (Query DPSK services).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryDpskServices<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3870,16 +3850,6 @@ impl<'a> QueryDpskServices<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, DpskPoolQueryResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<DpskPoolQueryResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_dpsk_service",
@@ -3914,7 +3884,7 @@ pub type GetDpskServiceVersion = super::versions::V2OrV1_1OrJson;
 /// Request builder for `DpskClient::get_dpsk_service` (Get DPSK service).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetDpskService<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3948,13 +3918,6 @@ impl<'a> GetDpskService<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, DpskPool> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<DpskPool>> {
-        self.req.send_json_with_response()
     }
 }
 static UPDATE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -3995,7 +3958,7 @@ pub type UpdateDpskServiceVersion = super::versions::V2OrV1_1OrV1OrJson;
 /// Request builder for `DpskClient::update_dpsk_service` (Update DPSK service).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateDpskService<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4039,16 +4002,6 @@ impl<'a> UpdateDpskService<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4109,7 +4062,7 @@ pub type PatchDpskServiceVersion = super::versions::V2OrV1_1OrV1OrJson;
 /// Request builder for `DpskClient::patch_dpsk_service` (Patch DPSK service).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchDpskService<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4153,16 +4106,6 @@ impl<'a> PatchDpskService<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4218,7 +4161,7 @@ pub type DeleteDpskServiceVersion = super::versions::V2OrV1_1OrJson;
 /// Request builder for `DpskClient::delete_dpsk_service` (Delete DPSK service).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteDpskService<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4263,16 +4206,6 @@ impl<'a> DeleteDpskService<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -4312,7 +4245,7 @@ static ADD_IDENTITY_GROUP_TO_DPSK_SERVICE: ruckus_one_runtime::internal::Operati
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddIdentityGroupToDpskService<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4347,16 +4280,6 @@ impl<'a> AddIdentityGroupToDpskService<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static REMOVE_IDENTITY_GROUP_FROM_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_identity_group_from_dpsk_service",
@@ -4375,7 +4298,7 @@ static REMOVE_IDENTITY_GROUP_FROM_DPSK_SERVICE: ruckus_one_runtime::internal::Op
 /// Request builder for `DpskClient::remove_identity_group_from_dpsk_service` (Remove identity group from DPSK service).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveIdentityGroupFromDpskService<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4404,16 +4327,6 @@ impl<'a> RemoveIdentityGroupFromDpskService<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_DPSK_PASSPHRASE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_dpsk_passphrase",
@@ -4433,7 +4346,7 @@ static CREATE_DPSK_PASSPHRASE: ruckus_one_runtime::internal::Operation = ruckus_
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateDpskPassphrase<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4468,16 +4381,6 @@ impl<'a> CreateDpskPassphrase<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static IMPORT_DPSK_PASSPHRASES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "import_dpsk_passphrases",
@@ -4508,7 +4411,7 @@ pub type ImportDpskPassphrasesVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`username_prefix`](Self::username_prefix), [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ImportDpskPassphrases<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4558,13 +4461,6 @@ impl<'a> ImportDpskPassphrases<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, String> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<String>> {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_dpsk_service_passphrases",
@@ -4604,7 +4500,7 @@ pub type CreateDpskServicePassphrasesVersion = super::versions::V2OrV1_1OrV1OrJs
 /// Request builder for `DpskClient::create_dpsk_service_passphrases` (Create DPSK passphrases in pool).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateDpskServicePassphrases<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4648,16 +4544,6 @@ impl<'a> CreateDpskServicePassphrases<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4714,7 +4600,7 @@ pub type ListDpskServicePassphrasesVersion = super::versions::V2OrV1_1OrJson;
 ///
 /// Optional parameters: [`page`](Self::page), [`size`](Self::size), [`sort`](Self::sort).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListDpskServicePassphrases<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4799,16 +4685,6 @@ impl<'a> ListDpskServicePassphrases<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::IdentityServicePage> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::IdentityServicePage>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_dpsk_service_passphrases",
@@ -4848,7 +4724,7 @@ pub type QueryDpskServicePassphrasesVersion = super::versions::V2OrV1_1OrV1OrJso
 /// Request builder for `DpskClient::query_dpsk_service_passphrases` (Query DPSK passphrases).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryDpskServicePassphrases<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4902,16 +4778,6 @@ impl<'a> QueryDpskServicePassphrases<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, DpskPassphraseQueryResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<DpskPassphraseQueryResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_DPSK_SERVICE_PASSPHRASE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_dpsk_service_passphrase",
@@ -4946,7 +4812,7 @@ pub type GetDpskServicePassphraseVersion = super::versions::V2OrV1_1OrJson;
 /// Request builder for `DpskClient::get_dpsk_service_passphrase` (Get DPSK passphrase).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetDpskServicePassphrase<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4980,13 +4846,6 @@ impl<'a> GetDpskServicePassphrase<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, DpskPassphrase> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<DpskPassphrase>> {
-        self.req.send_json_with_response()
     }
 }
 static DELETE_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -5027,7 +4886,7 @@ pub type DeleteDpskServicePassphrasesVersion = super::versions::V2OrV1_1OrV1OrJs
 /// Request builder for `DpskClient::delete_dpsk_service_passphrases` (Delete DPSK passphrases).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteDpskServicePassphrases<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5071,16 +4930,6 @@ impl<'a> DeleteDpskServicePassphrases<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5131,7 +4980,7 @@ pub type CreateIdentityGroupDpskServiceVersion = super::versions::JsonOrJson_2;
 /// Request builder for `DpskClient::create_identity_group_dpsk_service` (Create DPSK service in identity group).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateIdentityGroupDpskService<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5176,16 +5025,6 @@ impl<'a> CreateIdentityGroupDpskService<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -5224,7 +5063,7 @@ static CREATE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = r
 /// Request builder for `DpskClient::create_template_dpsk_service` (Create DPSK service template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateTemplateDpskService<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5262,16 +5101,6 @@ impl<'a> CreateTemplateDpskService<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5312,7 +5141,7 @@ static GET_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruck
 ///
 /// Optional parameters: [`include_tp_basic`](Self::include_tp_basic).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetTemplateDpskService<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5350,13 +5179,6 @@ impl<'a> GetTemplateDpskService<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, DpskPool> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<DpskPool>> {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_template_dpsk_service",
@@ -5375,7 +5197,7 @@ static UPDATE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = r
 /// Request builder for `DpskClient::update_template_dpsk_service` (Update DPSK service template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateTemplateDpskService<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5413,16 +5235,6 @@ impl<'a> UpdateTemplateDpskService<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5462,7 +5274,7 @@ static PATCH_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ru
 /// Request builder for `DpskClient::patch_template_dpsk_service` (Patch DPSK service template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchTemplateDpskService<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5500,16 +5312,6 @@ impl<'a> PatchTemplateDpskService<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5549,7 +5351,7 @@ static DELETE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = r
 /// Request builder for `DpskClient::delete_template_dpsk_service` (Delete DPSK service template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteTemplateDpskService<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5587,16 +5389,6 @@ impl<'a> DeleteTemplateDpskService<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5636,7 +5428,7 @@ static QUERY_TEMPLATE_DPSK_SERVICES: ruckus_one_runtime::internal::Operation = r
 /// Request builder for `DpskClient::query_template_dpsk_services` (Query DPSK service templates).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryTemplateDpskServices<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5684,16 +5476,6 @@ impl<'a> QueryTemplateDpskServices<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, DpskPoolTemplateQueryResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<DpskPoolTemplateQueryResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_TEMPLATE_IDENTITY_GROUP_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_template_identity_group_dpsk_service",
@@ -5723,7 +5505,7 @@ pub type CreateTemplateIdentityGroupDpskServiceVersion = super::versions::JsonOr
 /// Request builder for `DpskClient::create_template_identity_group_dpsk_service` (Create DPSK service template in identity group).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateTemplateIdentityGroupDpskService<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5771,16 +5553,6 @@ impl<'a> CreateTemplateIdentityGroupDpskService<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -5819,7 +5591,7 @@ static LIST_TEMPLATE_WIFI_NETWORK_DPSK_SERVICES: ruckus_one_runtime::internal::O
 /// Request builder for `DpskClient::list_template_wifi_network_dpsk_services` (List DPSK services of a network template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListTemplateWifiNetworkDpskServices<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5847,13 +5619,6 @@ impl<'a> ListTemplateWifiNetworkDpskServices<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, DpskPool> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<DpskPool>> {
-        self.req.send_json_with_response()
     }
 }
 static ADD_DPSK_POOL_TO_IDENTITY_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -5884,7 +5649,7 @@ pub type AddDpskPoolToIdentityGroupVersion = super::versions::V1OrJson;
 /// Request builder for `DpskClient::add_dpsk_pool_to_identity_group` (Add DPSK pool to identity group).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddDpskPoolToIdentityGroup<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5928,16 +5693,6 @@ impl<'a> AddDpskPoolToIdentityGroup<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5988,7 +5743,7 @@ pub type UpdatePolicySetIdVersion = super::versions::V1OrJson;
 /// Request builder for `DpskClient::update_policy_set_id` (Update policy set id).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdatePolicySetId<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6032,16 +5787,6 @@ impl<'a> UpdatePolicySetId<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -6092,7 +5837,7 @@ pub type RemovePolicySetIdVersion = super::versions::V1OrJson;
 /// Request builder for `DpskClient::remove_policy_set_id` (Remove policy set id).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemovePolicySetId<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6136,16 +5881,6 @@ impl<'a> RemovePolicySetId<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -6206,7 +5941,7 @@ pub type ReplaceDpskPassphraseVersion = super::versions::V2OrV1_1OrV1OrJson;
 /// Request builder for `DpskClient::replace_dpsk_passphrase` (Replace DPSK passphrase).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ReplaceDpskPassphrase<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6250,16 +5985,6 @@ impl<'a> ReplaceDpskPassphrase<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -6320,7 +6045,7 @@ pub type PatchDpskPassphraseVersion = super::versions::V2OrV1_1OrV1OrJson;
 /// Request builder for `DpskClient::patch_dpsk_passphrase` (Patch DPSK passphrase).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchDpskPassphrase<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6365,16 +6090,6 @@ impl<'a> PatchDpskPassphrase<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -6413,7 +6128,7 @@ static CLONE_DPSK_POOL_TEMPLATE: ruckus_one_runtime::internal::Operation = rucku
 /// Request builder for `DpskClient::clone_dpsk_pool_template` (Clone dpsk pool template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CloneDpskPoolTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6451,16 +6166,6 @@ impl<'a> CloneDpskPoolTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -6521,7 +6226,7 @@ pub type UpdatePassphrasesVersion = super::versions::V2OrV1_1OrV1OrJson;
 /// Request builder for `DpskClient::update_passphrases` (Update passphrases).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdatePassphrases<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6565,16 +6270,6 @@ impl<'a> UpdatePassphrases<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -6630,7 +6325,7 @@ pub type GetPassphraseDevicesVersion = super::versions::V2OrV1_1OrJson;
 /// Request builder for `DpskClient::get_passphrase_devices` (Get passphrase devices).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetPassphraseDevices<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6664,16 +6359,6 @@ impl<'a> GetPassphraseDevices<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, DpskPassphraseDevice> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<DpskPassphraseDevice>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static CREATE_PASSPHRASE_DEVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -6714,7 +6399,7 @@ pub type CreatePassphraseDeviceVersion = super::versions::V2OrV1_1OrV1OrJson;
 /// Request builder for `DpskClient::create_passphrase_device` (Create passphrase device).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreatePassphraseDevice<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6758,16 +6443,6 @@ impl<'a> CreatePassphraseDevice<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -6828,7 +6503,7 @@ pub type DeletePassphraseDevicesVersion = super::versions::V2OrV1_1OrV1OrJson;
 /// Request builder for `DpskClient::delete_passphrase_devices` (Delete passphrase devices).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeletePassphraseDevices<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6872,16 +6547,6 @@ impl<'a> DeletePassphraseDevices<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -6938,7 +6603,7 @@ pub type ExportDpskPassphraseVersion = super::versions::V1_1OrV1OrJson;
 ///
 /// Optional parameters: [`timezone`](Self::timezone), [`date_format`](Self::date_format).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ExportDpskPassphrase<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6988,12 +6653,5 @@ impl<'a> ExportDpskPassphrase<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, String> {
         self.req.send_text()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<String>> {
-        self.req.send_text_with_response()
     }
 }

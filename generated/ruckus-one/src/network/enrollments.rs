@@ -3686,7 +3686,7 @@ pub type QueryEnrollmentRegistrationsVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryEnrollmentRegistrations<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3750,16 +3750,6 @@ impl<'a> QueryEnrollmentRegistrations<'a> {
     ) -> ruckus_one_runtime::Sending<'a, PageEntityModelEnrollmentRegistration> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<PageEntityModelEnrollmentRegistration>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_ENROLLMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_enrollments",
@@ -3790,7 +3780,7 @@ pub type QueryEnrollmentsVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryEnrollments<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3850,16 +3840,6 @@ impl<'a> QueryEnrollments<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, PageEntityModelEnrollment> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<PageEntityModelEnrollment>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_ENROLLMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_enrollments",
@@ -3889,7 +3869,7 @@ pub type GetEnrollmentsVersion = super::versions::V1OrJson;
 /// Request builder for `EnrollmentsClient::get_enrollments` (Get enrollments).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetEnrollments<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3924,16 +3904,6 @@ impl<'a> GetEnrollments<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, EnrollmentDetails> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<EnrollmentDetails>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_ENROLLMENT_REGISTRATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_enrollment_registration",
@@ -3963,7 +3933,7 @@ pub type GetEnrollmentRegistrationVersion = super::versions::V1OrJson;
 /// Request builder for `EnrollmentsClient::get_enrollment_registration` (Get enrollment registration).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetEnrollmentRegistration<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3998,16 +3968,6 @@ impl<'a> GetEnrollmentRegistration<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, EnrollmentRegistration> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<EnrollmentRegistration>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_STEP_FOR_NAV: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_step_for_nav",
@@ -4038,7 +3998,7 @@ pub type GetStepForNavVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`nav`](Self::nav).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetStepForNav<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4081,16 +4041,6 @@ impl<'a> GetStepForNav<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, EnrollmentStepConfig> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<EnrollmentStepConfig>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_STEP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_step",
@@ -4121,7 +4071,7 @@ pub type UpdateStepVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateStep<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4169,16 +4119,6 @@ impl<'a> UpdateStep<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<AcceptedResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -4225,7 +4165,7 @@ pub type LoginVersion = super::versions::V1OrJson;
 /// Request builder for `EnrollmentsClient::login` (Login).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct Login<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4260,13 +4200,6 @@ impl<'a> Login<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, EnrollmentToken> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<EnrollmentToken>> {
-        self.req.send_json_with_response()
-    }
 }
 static GET_ENROLLMENT_WORKFLOW: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_enrollment_workflow",
@@ -4296,7 +4229,7 @@ pub type GetEnrollmentWorkflowVersion = super::versions::V1OrJson;
 /// Request builder for `EnrollmentsClient::get_enrollment_workflow` (Get workflow).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetEnrollmentWorkflow<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4331,13 +4264,6 @@ impl<'a> GetEnrollmentWorkflow<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, WorkflowConfig> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<WorkflowConfig>> {
-        self.req.send_json_with_response()
-    }
 }
 static GET_CURRENT_STEP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_current_step",
@@ -4367,7 +4293,7 @@ pub type GetCurrentStepVersion = super::versions::V1OrJson;
 /// Request builder for `EnrollmentsClient::get_current_step` (Get current step).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetCurrentStep<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4402,16 +4328,6 @@ impl<'a> GetCurrentStep<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, EnrollmentStepConfig> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<EnrollmentStepConfig>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_ENROLLMENT_FILE_URL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_enrollment_file_url",
@@ -4430,7 +4346,7 @@ static GET_ENROLLMENT_FILE_URL: ruckus_one_runtime::internal::Operation = ruckus
 /// Request builder for `EnrollmentsClient::get_enrollment_file_url` (Get signed url for download).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetEnrollmentFileUrl<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4458,16 +4374,6 @@ impl<'a> GetEnrollmentFileUrl<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::FileResponse> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::FileResponse>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static FETCH_ENROLLMENT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -4498,7 +4404,7 @@ pub type FetchEnrollmentVersion = super::versions::V1OrJson;
 /// Request builder for `EnrollmentsClient::fetch_enrollment` (Fetch enrollment).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct FetchEnrollment<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4533,13 +4439,6 @@ impl<'a> FetchEnrollment<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Enrollment2> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Enrollment2>> {
-        self.req.send_json_with_response()
-    }
 }
 static DOWNLOAD_CERTIFICATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "download_certificate",
@@ -4559,7 +4458,7 @@ static DOWNLOAD_CERTIFICATE: ruckus_one_runtime::internal::Operation = ruckus_on
 ///
 /// Optional parameters: [`auth`](Self::auth), [`password`](Self::password).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DownloadCertificate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4603,12 +4502,5 @@ impl<'a> DownloadCertificate<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, String> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<String>> {
-        self.req.send_json_with_response()
     }
 }

@@ -4313,7 +4313,7 @@ static QUERY_TENANT_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::internal::Opera
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryTenantEntitlementAssignments<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4367,16 +4367,6 @@ impl<'a> QueryTenantEntitlementAssignments<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResult> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_self_entitlement_assignment",
@@ -4396,7 +4386,7 @@ static CREATE_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::internal::Operati
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSelfEntitlementAssignment<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4431,16 +4421,6 @@ impl<'a> CreateSelfEntitlementAssignment<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_SELF_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_self_entitlement_assignments",
@@ -4460,7 +4440,7 @@ static QUERY_SELF_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::internal::Operati
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySelfEntitlementAssignments<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4514,16 +4494,6 @@ impl<'a> QuerySelfEntitlementAssignments<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResult> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_self_entitlement_assignment",
@@ -4542,7 +4512,7 @@ static DELETE_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::internal::Operati
 /// Request builder for `EntitlementsClient::delete_self_entitlement_assignment` (Delete entitlement assignment of the own tenant).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSelfEntitlementAssignment<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4571,16 +4541,6 @@ impl<'a> DeleteSelfEntitlementAssignment<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static PATCH_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_self_entitlement_assignment",
@@ -4600,7 +4560,7 @@ static PATCH_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::internal::Operatio
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchSelfEntitlementAssignment<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4635,16 +4595,6 @@ impl<'a> PatchSelfEntitlementAssignment<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_ENTITLEMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_entitlements",
@@ -4664,7 +4614,7 @@ static QUERY_ENTITLEMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryEntitlements<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4718,16 +4668,6 @@ impl<'a> QueryEntitlements<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResult> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_ENTITLEMENT_UTILIZATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_entitlement_utilizations",
@@ -4758,7 +4698,7 @@ pub type QueryEntitlementUtilizationsVersion = super::versions::JsonOrV1_1;
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryEntitlementUtilizations<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4818,16 +4758,6 @@ impl<'a> QueryEntitlementUtilizations<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResult> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_MILEAGE_REPORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_mileage_reports",
@@ -4847,7 +4777,7 @@ static QUERY_MILEAGE_REPORTS: ruckus_one_runtime::internal::Operation = ruckus_o
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryMileageReports<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4901,16 +4831,6 @@ impl<'a> QueryMileageReports<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResult> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_COMPLIANCES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_compliances",
@@ -4930,7 +4850,7 @@ static QUERY_COMPLIANCES: ruckus_one_runtime::internal::Operation = ruckus_one_r
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryCompliances<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4984,16 +4904,6 @@ impl<'a> QueryCompliances<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResult> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_BANNERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_banners",
@@ -5013,7 +4923,7 @@ static QUERY_BANNERS: ruckus_one_runtime::internal::Operation = ruckus_one_runti
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryBanners<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5067,16 +4977,6 @@ impl<'a> QueryBanners<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResult> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_AVAILABILITY_REPORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_availability_reports",
@@ -5096,7 +4996,7 @@ static QUERY_AVAILABILITY_REPORTS: ruckus_one_runtime::internal::Operation = ruc
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryAvailabilityReports<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5131,16 +5031,6 @@ impl<'a> QueryAvailabilityReports<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, AvailabilityReport> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<AvailabilityReport>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_AVAILABILITY_REPORTS_V2: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_availability_reports_v2",
@@ -5160,7 +5050,7 @@ static QUERY_AVAILABILITY_REPORTS_V2: ruckus_one_runtime::internal::Operation = 
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryAvailabilityReportsV2<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5214,16 +5104,6 @@ impl<'a> QueryAvailabilityReportsV2<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResult> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_ATTENTION_NOTES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_attention_notes",
@@ -5243,7 +5123,7 @@ static QUERY_ATTENTION_NOTES: ruckus_one_runtime::internal::Operation = ruckus_o
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryAttentionNotes<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5297,16 +5177,6 @@ impl<'a> QueryAttentionNotes<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResult> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_ENTITLEMENT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_entitlement_settings",
@@ -5325,7 +5195,7 @@ static GET_ENTITLEMENT_SETTINGS: ruckus_one_runtime::internal::Operation = rucku
 /// Request builder for `EntitlementsClient::get_entitlement_settings` (Get entitlement settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetEntitlementSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5354,16 +5224,6 @@ impl<'a> GetEntitlementSettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static PATCH_ENTITLEMENT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_entitlement_settings",
@@ -5383,7 +5243,7 @@ static PATCH_ENTITLEMENT_SETTINGS: ruckus_one_runtime::internal::Operation = ruc
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchEntitlementSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5418,16 +5278,6 @@ impl<'a> PatchEntitlementSettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_ENTITLEMENT_LICENSE_USAGE_REPORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_entitlement_license_usage_reports",
@@ -5446,7 +5296,7 @@ static LIST_ENTITLEMENT_LICENSE_USAGE_REPORTS: ruckus_one_runtime::internal::Ope
 /// Request builder for `EntitlementsClient::list_entitlement_license_usage_reports` (List license usage reports).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListEntitlementLicenseUsageReports<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5475,16 +5325,6 @@ impl<'a> ListEntitlementLicenseUsageReports<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_BANNERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_banners",
@@ -5504,7 +5344,7 @@ static LIST_BANNERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtim
 ///
 /// Optional parameters: [`type_`](Self::type_), [`license_type`](Self::license_type).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListBanners<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5551,16 +5391,6 @@ impl<'a> ListBanners<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<LicenseBanner>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<Vec<LicenseBanner>>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_entitlement_assignments",
@@ -5579,7 +5409,7 @@ static LIST_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::internal::Operation = r
 /// Request builder for `EntitlementsClient::list_entitlement_assignments` (List assignments).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListEntitlementAssignments<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5608,13 +5438,6 @@ impl<'a> ListEntitlementAssignments<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<Assignment>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Vec<Assignment>>> {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_entitlement_assignment",
@@ -5633,7 +5456,7 @@ static CREATE_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::internal::Operation = 
 /// Request builder for `EntitlementsClient::create_entitlement_assignment` (Create assignment).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateEntitlementAssignment<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5662,16 +5485,6 @@ impl<'a> CreateEntitlementAssignment<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, AssignmentOperationResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<AssignmentOperationResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_entitlement_assignments",
@@ -5690,7 +5503,7 @@ static DELETE_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::internal::Operation =
 /// Request builder for `EntitlementsClient::delete_entitlement_assignments` (Delete assignments).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteEntitlementAssignments<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5719,13 +5532,6 @@ impl<'a> DeleteEntitlementAssignments<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ()> {
         self.req.send_empty()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<()>> {
-        self.req.send_empty_with_response()
-    }
 }
 static PATCH_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_entitlement_assignments",
@@ -5744,7 +5550,7 @@ static PATCH_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::internal::Operation = 
 /// Request builder for `EntitlementsClient::patch_entitlement_assignments` (Update assignments (partial)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchEntitlementAssignments<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5773,16 +5579,6 @@ impl<'a> PatchEntitlementAssignments<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_ENTITLEMENT_ASSIGNMENT_SUMMARIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_entitlement_assignment_summaries",
@@ -5801,7 +5597,7 @@ static LIST_ENTITLEMENT_ASSIGNMENT_SUMMARIES: ruckus_one_runtime::internal::Oper
 /// Request builder for `EntitlementsClient::list_entitlement_assignment_summaries` (List assignment summaries).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListEntitlementAssignmentSummaries<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5830,16 +5626,6 @@ impl<'a> ListEntitlementAssignmentSummaries<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<AssignmentSummary>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<Vec<AssignmentSummary>>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_ENTITLEMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_entitlements",
@@ -5858,7 +5644,7 @@ static LIST_ENTITLEMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_r
 /// Request builder for `EntitlementsClient::list_entitlements` (List entitlements).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListEntitlements<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5887,16 +5673,6 @@ impl<'a> ListEntitlements<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<Entitlement>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<Vec<Entitlement>>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_ENTITLEMENT_SUMMARIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_entitlement_summaries",
@@ -5915,7 +5691,7 @@ static LIST_ENTITLEMENT_SUMMARIES: ruckus_one_runtime::internal::Operation = ruc
 /// Request builder for `EntitlementsClient::list_entitlement_summaries` (List entitlement summaries).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListEntitlementSummaries<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5950,16 +5726,6 @@ impl<'a> ListEntitlementSummaries<'a> {
         ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5996,7 +5762,7 @@ static LIST_LICENSE_USAGE_REPORTS: ruckus_one_runtime::internal::Operation = ruc
 /// Request builder for `EntitlementsClient::list_license_usage_reports` (List license usage reports (older path)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListLicenseUsageReports<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6025,16 +5791,6 @@ impl<'a> ListLicenseUsageReports<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_MSP_ENTITLEMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_entitlements",
@@ -6053,7 +5809,7 @@ static LIST_MSP_ENTITLEMENTS: ruckus_one_runtime::internal::Operation = ruckus_o
 /// Request builder for `EntitlementsClient::list_msp_entitlements` (List MSP entitlements).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMspEntitlements<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6082,16 +5838,6 @@ impl<'a> ListMspEntitlements<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<MspEntitlement>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<Vec<MspEntitlement>>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_MSP_ENTITLEMENT_SUMMARIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_entitlement_summaries",
@@ -6110,7 +5856,7 @@ static LIST_MSP_ENTITLEMENT_SUMMARIES: ruckus_one_runtime::internal::Operation =
 /// Request builder for `EntitlementsClient::list_msp_entitlement_summaries` (List MSP entitlement summaries).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMspEntitlementSummaries<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6139,16 +5885,6 @@ impl<'a> ListMspEntitlementSummaries<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_MSP_BANNERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_banners",
@@ -6167,7 +5903,7 @@ static LIST_MSP_BANNERS: ruckus_one_runtime::internal::Operation = ruckus_one_ru
 /// Request builder for `EntitlementsClient::list_msp_banners` (List MSP banners).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMspBanners<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6195,15 +5931,5 @@ impl<'a> ListMspBanners<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<BannerInformation>> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<Vec<BannerInformation>>,
-    > {
-        self.req.send_json_with_response()
     }
 }

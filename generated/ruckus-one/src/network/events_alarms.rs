@@ -1136,7 +1136,7 @@ pub type QueryHistoricalClientsVersion = super::versions::V1OrJson;
 /// Request builder for `EventsAlarmsClient::query_historical_clients` (Query historical clients).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryHistoricalClients<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1195,13 +1195,6 @@ impl<'a> QueryHistoricalClients<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, EventData> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<EventData>> {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_EVENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_events",
@@ -1231,7 +1224,7 @@ pub type QueryEventsVersion = super::versions::V1OrJson;
 /// Request builder for `EventsAlarmsClient::query_events` (Query events).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryEvents<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1290,13 +1283,6 @@ impl<'a> QueryEvents<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, EventData> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<EventData>> {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_EVENT_METAS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_event_metas",
@@ -1326,7 +1312,7 @@ pub type QueryEventMetasVersion = super::versions::V1OrJson;
 /// Request builder for `EventsAlarmsClient::query_event_metas` (Query event metas).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryEventMetas<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1361,13 +1347,6 @@ impl<'a> QueryEventMetas<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, EventData> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<EventData>> {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_EVENT_DETAILS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_event_details",
@@ -1397,7 +1376,7 @@ pub type QueryEventDetailsVersion = super::versions::V1OrJson;
 /// Request builder for `EventsAlarmsClient::query_event_details` (Query event details).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryEventDetails<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1432,13 +1411,6 @@ impl<'a> QueryEventDetails<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, EventData> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<EventData>> {
-        self.req.send_json_with_response()
-    }
 }
 static EXPORT_EVENTS_CSV: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "export_events_csv",
@@ -1468,7 +1440,7 @@ pub type ExportEventsCsvVersion = super::versions::V1OrJson;
 /// Request builder for `EventsAlarmsClient::export_events_csv` (Export events).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ExportEventsCsv<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1503,13 +1475,6 @@ impl<'a> ExportEventsCsv<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, String> {
         self.req.send_text()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<String>> {
-        self.req.send_text_with_response()
-    }
 }
 static LIST_ADMIN_GROUP_LATEST_LOGINS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_admin_group_latest_logins",
@@ -1539,7 +1504,7 @@ pub type ListAdminGroupLatestLoginsVersion = super::versions::V1OrJson;
 /// Request builder for `EventsAlarmsClient::list_admin_group_latest_logins` (List latest logins of admin group).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListAdminGroupLatestLogins<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1574,16 +1539,6 @@ impl<'a> ListAdminGroupLatestLogins<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, LastLoginResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<LastLoginResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_ALARMS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_alarms",
@@ -1613,7 +1568,7 @@ pub type QueryAlarmsVersion = super::versions::V1OrJson;
 /// Request builder for `EventsAlarmsClient::query_alarms` (Query alarms).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryAlarms<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1672,13 +1627,6 @@ impl<'a> QueryAlarms<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, AlarmData> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<AlarmData>> {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_ALARM_METAS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_alarm_metas",
@@ -1708,7 +1656,7 @@ pub type QueryAlarmMetasVersion = super::versions::V1OrJson;
 /// Request builder for `EventsAlarmsClient::query_alarm_metas` (Query alarm metas).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryAlarmMetas<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1743,13 +1691,6 @@ impl<'a> QueryAlarmMetas<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, AlarmData> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<AlarmData>> {
-        self.req.send_json_with_response()
-    }
 }
 static PATCH_ALARM: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_alarm",
@@ -1780,7 +1721,7 @@ pub type PatchAlarmVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchAlarm<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1820,12 +1761,5 @@ impl<'a> PatchAlarm<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ()> {
         self.req.send_empty()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<()>> {
-        self.req.send_empty_with_response()
     }
 }

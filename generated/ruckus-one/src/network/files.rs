@@ -111,7 +111,7 @@ static GET_UPLOAD_URL: ruckus_one_runtime::internal::Operation = ruckus_one_runt
 /// Request builder for `FilesClient::get_upload_url` (Get upload url).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetUploadUrl<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -142,16 +142,6 @@ impl<'a> GetUploadUrl<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::SignedUrlResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::SignedUrlResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_DOWNLOAD_URL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_download_url",
@@ -170,7 +160,7 @@ static GET_DOWNLOAD_URL: ruckus_one_runtime::internal::Operation = ruckus_one_ru
 /// Request builder for `FilesClient::get_download_url` (Get download url).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetDownloadUrl<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -199,13 +189,6 @@ impl<'a> GetDownloadUrl<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ()> {
         self.req.send_empty()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<()>> {
-        self.req.send_empty_with_response()
-    }
 }
 static GET_FILE_DOWNLOAD_URL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_file_download_url",
@@ -224,7 +207,7 @@ static GET_FILE_DOWNLOAD_URL: ruckus_one_runtime::internal::Operation = ruckus_o
 /// Request builder for `FilesClient::get_file_download_url` (Get file download url).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetFileDownloadUrl<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -254,15 +237,5 @@ impl<'a> GetFileDownloadUrl<'a> {
         self,
     ) -> ruckus_one_runtime::Sending<'a, super::common::SignedUrlResponse> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::SignedUrlResponse>,
-    > {
-        self.req.send_json_with_response()
     }
 }

@@ -3699,7 +3699,7 @@ static IMPORT_NETWORK_GUEST_USERS: ruckus_one_runtime::internal::Operation = ruc
 /// Request builder for `GuestUsersClient::import_network_guest_users` (Import guest users).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ImportNetworkGuestUsers<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3728,16 +3728,6 @@ impl<'a> ImportNetworkGuestUsers<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_GUEST_USERS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_guest_users_legacy",
@@ -3756,7 +3746,7 @@ static LIST_GUEST_USERS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus
 /// Request builder for `GuestUsersClient::list_guest_users_legacy` (List guest users).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListGuestUsersLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3785,16 +3775,6 @@ impl<'a> ListGuestUsersLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_GUEST_USER_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_guest_user_legacy",
@@ -3814,7 +3794,7 @@ static CREATE_GUEST_USER_LEGACY: ruckus_one_runtime::internal::Operation = rucku
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateGuestUserLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3849,16 +3829,6 @@ impl<'a> CreateGuestUserLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_GUEST_USERS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_guest_users_legacy",
@@ -3877,7 +3847,7 @@ static DELETE_GUEST_USERS_LEGACY: ruckus_one_runtime::internal::Operation = ruck
 /// Request builder for `GuestUsersClient::delete_guest_users_legacy` (Delete guest users).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteGuestUsersLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3906,16 +3876,6 @@ impl<'a> DeleteGuestUsersLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_GUEST_USER_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_guest_user_legacy",
@@ -3934,7 +3894,7 @@ static GET_GUEST_USER_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_o
 /// Request builder for `GuestUsersClient::get_guest_user_legacy` (Get guest user).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetGuestUserLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3963,13 +3923,6 @@ impl<'a> GetGuestUserLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, GuestUser> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<GuestUser>> {
-        self.req.send_json_with_response()
-    }
 }
 static PATCH_GUEST_USER_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_guest_user_legacy",
@@ -3989,7 +3942,7 @@ static PATCH_GUEST_USER_LEGACY: ruckus_one_runtime::internal::Operation = ruckus
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchGuestUserLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4024,16 +3977,6 @@ impl<'a> PatchGuestUserLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_GUEST_USER_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_guest_user_legacy",
@@ -4052,7 +3995,7 @@ static DELETE_GUEST_USER_LEGACY: ruckus_one_runtime::internal::Operation = rucku
 /// Request builder for `GuestUsersClient::delete_guest_user_legacy` (Delete guest user).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteGuestUserLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4080,16 +4023,6 @@ impl<'a> DeleteGuestUserLegacy<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static CREATE_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -4121,7 +4054,7 @@ pub type CreateWifiNetworkGuestUserVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`delivery_methods`](Self::delivery_methods).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateWifiNetworkGuestUser<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4167,16 +4100,6 @@ impl<'a> CreateWifiNetworkGuestUser<'a> {
     ) -> ruckus_one_runtime::Sending<'a, CreateWifiNetworkGuestUserResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<CreateWifiNetworkGuestUserResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static PATCH_WIFI_NETWORK_GUEST_USERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_wifi_network_guest_users",
@@ -4206,7 +4129,7 @@ pub type PatchWifiNetworkGuestUsersVersion = super::versions::V1OrJson;
 /// Request builder for `GuestUsersClient::patch_wifi_network_guest_users` (Patch guest users of a Wi-Fi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchWifiNetworkGuestUsers<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4243,16 +4166,6 @@ impl<'a> PatchWifiNetworkGuestUsers<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::OperationResponseRequestIdOnly> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_wifi_network_guest_user",
@@ -4282,7 +4195,7 @@ pub type GetWifiNetworkGuestUserVersion = super::versions::V1OrJson;
 /// Request builder for `GuestUsersClient::get_wifi_network_guest_user` (Get guest user of a Wi-Fi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiNetworkGuestUser<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4317,13 +4230,6 @@ impl<'a> GetWifiNetworkGuestUser<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, GuestUser> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<GuestUser>> {
-        self.req.send_json_with_response()
-    }
 }
 static PATCH_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_wifi_network_guest_user",
@@ -4353,7 +4259,7 @@ pub type PatchWifiNetworkGuestUserVersion = super::versions::V1OrJson;
 /// Request builder for `GuestUsersClient::patch_wifi_network_guest_user` (Patch guest user of a Wi-Fi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchWifiNetworkGuestUser<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4390,16 +4296,6 @@ impl<'a> PatchWifiNetworkGuestUser<'a> {
     ) -> ruckus_one_runtime::Sending<'a, OperationResponseGuestUserWithoutId> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<OperationResponseGuestUserWithoutId>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_wifi_network_guest_user",
@@ -4429,7 +4325,7 @@ pub type DeleteWifiNetworkGuestUserVersion = super::versions::V1OrJson;
 /// Request builder for `GuestUsersClient::delete_wifi_network_guest_user` (Delete guest user of a Wi-Fi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteWifiNetworkGuestUser<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4466,16 +4362,6 @@ impl<'a> DeleteWifiNetworkGuestUser<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::OperationResponseRequestIdOnly> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_GUEST_USERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_guest_users",
@@ -4494,7 +4380,7 @@ static QUERY_GUEST_USERS: ruckus_one_runtime::internal::Operation = ruckus_one_r
 /// Request builder for `GuestUsersClient::query_guest_users` (Query guest users).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryGuestUsers<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4546,16 +4432,6 @@ impl<'a> QueryGuestUsers<'a> {
     ) -> ruckus_one_runtime::Sending<'a, QueryResponseGuestUserQueryData> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<QueryResponseGuestUserQueryData>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_GUEST_USERS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_guest_users_v1",
@@ -4585,7 +4461,7 @@ pub type QueryGuestUsersV1Version = super::versions::V1OrJson;
 /// Request builder for `GuestUsersClient::query_guest_users_v1` (Query guest users (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryGuestUsersV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4639,16 +4515,6 @@ impl<'a> QueryGuestUsersV1<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, QueryResponseGuest> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<QueryResponseGuest>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static EXPORT_GUEST_USERS_CSV: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "export_guest_users_csv",
@@ -4668,7 +4534,7 @@ static EXPORT_GUEST_USERS_CSV: ruckus_one_runtime::internal::Operation = ruckus_
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ExportGuestUsersCsv<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4702,12 +4568,5 @@ impl<'a> ExportGuestUsersCsv<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, bytes::Bytes> {
         self.req.send_bytes()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<bytes::Bytes>> {
-        self.req.send_bytes_with_response()
     }
 }

@@ -4441,7 +4441,7 @@ pub type ListIdentityGroupsVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`page`](Self::page), [`size`](Self::size), [`sort`](Self::sort).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListIdentityGroups<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4526,16 +4526,6 @@ impl<'a> ListIdentityGroups<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::IdentityServicePage> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::IdentityServicePage>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_IDENTITY_GROUPS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_identity_groups",
@@ -4566,7 +4556,7 @@ pub type QueryIdentityGroupsVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`page`](Self::page), [`size`](Self::size), [`sort`](Self::sort).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryIdentityGroups<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4651,16 +4641,6 @@ impl<'a> QueryIdentityGroups<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::IdentityServicePage> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::IdentityServicePage>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_IDENTITY_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_identity_group",
@@ -4680,7 +4660,7 @@ static CREATE_IDENTITY_GROUP: ruckus_one_runtime::internal::Operation = ruckus_o
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateIdentityGroup<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4715,16 +4695,6 @@ impl<'a> CreateIdentityGroup<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_IDENTITY_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_identity_group",
@@ -4754,7 +4724,7 @@ pub type GetIdentityGroupVersion = super::versions::V1OrJson;
 /// Request builder for `IdentityClient::get_identity_group` (Get identity group).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetIdentityGroup<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4789,13 +4759,6 @@ impl<'a> GetIdentityGroup<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, IdentityGroup> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<IdentityGroup>> {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_IDENTITY_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_identity_group",
@@ -4814,7 +4777,7 @@ static DELETE_IDENTITY_GROUP: ruckus_one_runtime::internal::Operation = ruckus_o
 /// Request builder for `IdentityClient::delete_identity_group` (Delete identity group).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteIdentityGroup<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4843,16 +4806,6 @@ impl<'a> DeleteIdentityGroup<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static PATCH_IDENTITY_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_identity_group",
@@ -4872,7 +4825,7 @@ static PATCH_IDENTITY_GROUP: ruckus_one_runtime::internal::Operation = ruckus_on
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchIdentityGroup<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4907,16 +4860,6 @@ impl<'a> PatchIdentityGroup<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static ADD_POLICY_SET_TO_IDENTITY_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_policy_set_to_identity_group",
@@ -4946,7 +4889,7 @@ pub type AddPolicySetToIdentityGroupVersion = super::versions::V1OrJson;
 /// Request builder for `IdentityClient::add_policy_set_to_identity_group` (Add policy set to identity group).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddPolicySetToIdentityGroup<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4990,16 +4933,6 @@ impl<'a> AddPolicySetToIdentityGroup<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5050,7 +4983,7 @@ pub type RemovePolicySetFromIdentityGroupVersion = super::versions::V1OrJson;
 /// Request builder for `IdentityClient::remove_policy_set_from_identity_group` (Remove policy set from identity group).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemovePolicySetFromIdentityGroup<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5094,16 +5027,6 @@ impl<'a> RemovePolicySetFromIdentityGroup<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5155,7 +5078,7 @@ pub type ListIdentitiesVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`page`](Self::page), [`size`](Self::size), [`sort`](Self::sort).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListIdentities<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5217,13 +5140,6 @@ impl<'a> ListIdentities<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<Identity>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Vec<Identity>>> {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_IDENTITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_identities",
@@ -5254,7 +5170,7 @@ pub type QueryIdentitiesVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`page`](Self::page), [`size`](Self::size), [`sort`](Self::sort).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryIdentities<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5335,13 +5251,6 @@ impl<'a> QueryIdentities<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, IdentityPage> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<IdentityPage>> {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_IDENTITY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_identity",
@@ -5360,7 +5269,7 @@ static CREATE_IDENTITY: ruckus_one_runtime::internal::Operation = ruckus_one_run
 /// Request builder for `IdentityClient::create_identity` (Create identity).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateIdentity<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5388,16 +5297,6 @@ impl<'a> CreateIdentity<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static GET_IDENTITY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -5428,7 +5327,7 @@ pub type GetIdentityVersion = super::versions::V1OrJson;
 /// Request builder for `IdentityClient::get_identity` (Get identity).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetIdentity<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5463,13 +5362,6 @@ impl<'a> GetIdentity<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Identity> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Identity>> {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_IDENTITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_identities",
@@ -5488,7 +5380,7 @@ static DELETE_IDENTITIES: ruckus_one_runtime::internal::Operation = ruckus_one_r
 /// Request builder for `IdentityClient::delete_identities` (Delete identities).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteIdentities<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5517,16 +5409,6 @@ impl<'a> DeleteIdentities<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_IDENTITY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_identity",
@@ -5545,7 +5427,7 @@ static DELETE_IDENTITY: ruckus_one_runtime::internal::Operation = ruckus_one_run
 /// Request builder for `IdentityClient::delete_identity` (Delete identity).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteIdentity<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5574,16 +5456,6 @@ impl<'a> DeleteIdentity<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static PATCH_IDENTITY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_identity",
@@ -5602,7 +5474,7 @@ static PATCH_IDENTITY: ruckus_one_runtime::internal::Operation = ruckus_one_runt
 /// Request builder for `IdentityClient::patch_identity` (Patch identity).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchIdentity<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5631,16 +5503,6 @@ impl<'a> PatchIdentity<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_IDENTITY_DEVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_identity_device",
@@ -5660,7 +5522,7 @@ static CREATE_IDENTITY_DEVICE: ruckus_one_runtime::internal::Operation = ruckus_
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateIdentityDevice<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5695,16 +5557,6 @@ impl<'a> CreateIdentityDevice<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_IDENTITY_DEVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_identity_device",
@@ -5723,7 +5575,7 @@ static DELETE_IDENTITY_DEVICE: ruckus_one_runtime::internal::Operation = ruckus_
 /// Request builder for `IdentityClient::delete_identity_device` (Delete identity device).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteIdentityDevice<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5752,16 +5604,6 @@ impl<'a> DeleteIdentityDevice<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_IDENTITY_ETHERNET_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_identity_ethernet_port",
@@ -5780,7 +5622,7 @@ static DELETE_IDENTITY_ETHERNET_PORT: ruckus_one_runtime::internal::Operation = 
 /// Request builder for `IdentityClient::delete_identity_ethernet_port` (Delete identity Ethernet port).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteIdentityEthernetPort<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5808,16 +5650,6 @@ impl<'a> DeleteIdentityEthernetPort<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static UPDATE_IDENTITY_VENUE_ETHERNET_PORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -5848,7 +5680,7 @@ pub type UpdateIdentityVenueEthernetPortsVersion = super::versions::V1OrJson;
 /// Request builder for `IdentityClient::update_identity_venue_ethernet_ports` (Update identity Ethernet ports in venue).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateIdentityVenueEthernetPorts<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5893,16 +5725,6 @@ impl<'a> UpdateIdentityVenueEthernetPorts<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -5941,7 +5763,7 @@ static IMPORT_IDENTITIES: ruckus_one_runtime::internal::Operation = ruckus_one_r
 /// Request builder for `IdentityClient::import_identities` (Import identities from CSV).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ImportIdentities<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5970,16 +5792,6 @@ impl<'a> ImportIdentities<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static EXPORT_IDENTITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "export_identities",
@@ -5999,7 +5811,7 @@ static EXPORT_IDENTITIES: ruckus_one_runtime::internal::Operation = ruckus_one_r
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ExportIdentities<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6034,13 +5846,6 @@ impl<'a> ExportIdentities<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, bytes::Bytes> {
         self.req.send_bytes()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<bytes::Bytes>> {
-        self.req.send_bytes_with_response()
-    }
 }
 static CREATE_POLICY_SET_EVALUATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_policy_set_evaluation",
@@ -6060,7 +5865,7 @@ static CREATE_POLICY_SET_EVALUATION: ruckus_one_runtime::internal::Operation = r
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreatePolicySetEvaluation<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6095,16 +5900,6 @@ impl<'a> CreatePolicySetEvaluation<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_POLICY_SET_EVALUATION_REPORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_policy_set_evaluation_report",
@@ -6134,7 +5929,7 @@ pub type CreatePolicySetEvaluationReportVersion = super::versions::V1OrJson;
 /// Request builder for `IdentityClient::create_policy_set_evaluation_report` (Create policy set evaluation report).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreatePolicySetEvaluationReport<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6169,16 +5964,6 @@ impl<'a> CreatePolicySetEvaluationReport<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, EvaluationReport> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<EvaluationReport>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_POLICY_SETS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_policy_sets",
@@ -6197,7 +5982,7 @@ static LIST_POLICY_SETS: ruckus_one_runtime::internal::Operation = ruckus_one_ru
 /// Request builder for `IdentityClient::list_policy_sets` (List policy sets).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListPolicySets<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6226,16 +6011,6 @@ impl<'a> ListPolicySets<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_POLICY_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_policy_templates",
@@ -6254,7 +6029,7 @@ static LIST_POLICY_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_o
 /// Request builder for `IdentityClient::list_policy_templates` (List policy templates).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListPolicyTemplates<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6283,16 +6058,6 @@ impl<'a> ListPolicyTemplates<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_POLICY_TEMPLATE_POLICIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_policy_template_policies",
@@ -6311,7 +6076,7 @@ static LIST_POLICY_TEMPLATE_POLICIES: ruckus_one_runtime::internal::Operation = 
 /// Request builder for `IdentityClient::list_policy_template_policies` (List policy template policies).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListPolicyTemplatePolicies<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6339,16 +6104,6 @@ impl<'a> ListPolicyTemplatePolicies<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static EXPORT_GROUPS_CSV: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -6380,7 +6135,7 @@ pub type ExportGroupsCsvVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`timezone`](Self::timezone), [`date_format`](Self::date_format).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ExportGroupsCsv<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6431,13 +6186,6 @@ impl<'a> ExportGroupsCsv<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, String> {
         self.req.send_text()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<String>> {
-        self.req.send_text_with_response()
-    }
 }
 static QUERY_EXTERNAL_IDENTITY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_external_identity",
@@ -6467,7 +6215,7 @@ pub type QueryExternalIdentityVersion = super::versions::V1OrJson;
 /// Request builder for `IdentityClient::query_external_identity` (Query external identity).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryExternalIdentity<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6502,16 +6250,6 @@ impl<'a> QueryExternalIdentity<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, PageExternalIdentity> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<PageExternalIdentity>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_ALL_IDENTITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_all_identities",
@@ -6541,7 +6279,7 @@ pub type ListAllIdentitiesVersion = super::versions::V1OrJson;
 /// Request builder for `IdentityClient::list_all_identities` (List all identities).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListAllIdentities<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6576,13 +6314,6 @@ impl<'a> ListAllIdentities<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, PageIdentity> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<PageIdentity>> {
-        self.req.send_json_with_response()
-    }
 }
 static ALLOCATE_IDENTITY_VNI: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "allocate_identity_vni",
@@ -6612,7 +6343,7 @@ pub type AllocateIdentityVniVersion = super::versions::V1OrJson;
 /// Request builder for `IdentityClient::allocate_identity_vni` (Allocate identity vni).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AllocateIdentityVni<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6646,15 +6377,5 @@ impl<'a> AllocateIdentityVni<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
     }
 }

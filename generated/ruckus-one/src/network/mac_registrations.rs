@@ -2809,7 +2809,7 @@ pub type AddMacRegistrationPoolToIdentityGroupVersion = super::versions::V1OrJso
 /// Request builder for `MacRegistrationsClient::add_mac_registration_pool_to_identity_group` (Add MAC registration pool to identity group).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddMacRegistrationPoolToIdentityGroup<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2856,16 +2856,6 @@ impl<'a> AddMacRegistrationPoolToIdentityGroup<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -2916,7 +2906,7 @@ pub type CreateIdentityGroupMacRegistrationPoolVersion = super::versions::V1OrJs
 /// Request builder for `MacRegistrationsClient::create_identity_group_mac_registration_pool` (Create MAC registration pool in identity group).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateIdentityGroupMacRegistrationPool<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2963,16 +2953,6 @@ impl<'a> CreateIdentityGroupMacRegistrationPool<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3024,7 +3004,7 @@ pub type ListMacRegistrationPoolsVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`page`](Self::page), [`size`](Self::size), [`sort`](Self::sort).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMacRegistrationPools<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3105,16 +3085,6 @@ impl<'a> ListMacRegistrationPools<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, MacRegistrationPoolPage> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<MacRegistrationPoolPage>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_MAC_REGISTRATION_POOL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_mac_registration_pool",
@@ -3133,7 +3103,7 @@ static CREATE_MAC_REGISTRATION_POOL: ruckus_one_runtime::internal::Operation = r
 /// Request builder for `MacRegistrationsClient::create_mac_registration_pool` (Create MAC registration pool).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateMacRegistrationPool<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3168,16 +3138,6 @@ impl<'a> CreateMacRegistrationPool<'a> {
         ruckus_one_runtime::Accepted<OperationResponse, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<OperationResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3225,7 +3185,7 @@ pub type CreateMacRegistrationPoolV1Version = super::versions::V1OrJson;
 /// Request builder for `MacRegistrationsClient::create_mac_registration_pool_v1` (Create MAC registration pool (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateMacRegistrationPoolV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3260,13 +3220,6 @@ impl<'a> CreateMacRegistrationPoolV1<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Pool> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Pool>> {
-        self.req.send_json_with_response()
-    }
 }
 static GET_MAC_REGISTRATION_POOL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_mac_registration_pool",
@@ -3296,7 +3249,7 @@ pub type GetMacRegistrationPoolVersion = super::versions::V1OrJson;
 /// Request builder for `MacRegistrationsClient::get_mac_registration_pool` (Get MAC registration pool).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetMacRegistrationPool<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3331,16 +3284,6 @@ impl<'a> GetMacRegistrationPool<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, MacRegistrationPool> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<MacRegistrationPool>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_MAC_REGISTRATION_POOL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_mac_registration_pool",
@@ -3359,7 +3302,7 @@ static DELETE_MAC_REGISTRATION_POOL: ruckus_one_runtime::internal::Operation = r
 /// Request builder for `MacRegistrationsClient::delete_mac_registration_pool` (Delete MAC registration pool).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteMacRegistrationPool<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3394,16 +3337,6 @@ impl<'a> DeleteMacRegistrationPool<'a> {
         ruckus_one_runtime::Accepted<OperationResponse, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<OperationResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3451,7 +3384,7 @@ pub type DeleteMacRegistrationPoolV1Version = super::versions::V1OrJson;
 /// Request builder for `MacRegistrationsClient::delete_mac_registration_pool_v1` (Delete MAC registration pool (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteMacRegistrationPoolV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3486,16 +3419,6 @@ impl<'a> DeleteMacRegistrationPoolV1<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_MAC_REGISTRATION_POOLS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_mac_registration_pools",
@@ -3526,7 +3449,7 @@ pub type QueryMacRegistrationPoolsVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`page`](Self::page), [`size`](Self::size), [`sort`](Self::sort).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryMacRegistrationPools<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3607,16 +3530,6 @@ impl<'a> QueryMacRegistrationPools<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, MacRegistrationPoolPage> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<MacRegistrationPoolPage>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_MAC_REGISTRATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_mac_registrations",
@@ -3647,7 +3560,7 @@ pub type ListMacRegistrationsVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`page`](Self::page), [`size`](Self::size), [`sort`](Self::sort).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMacRegistrations<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3728,16 +3641,6 @@ impl<'a> ListMacRegistrations<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, MacRegistrationPage> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<MacRegistrationPage>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_MAC_REGISTRATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_mac_registration",
@@ -3756,7 +3659,7 @@ static CREATE_MAC_REGISTRATION: ruckus_one_runtime::internal::Operation = ruckus
 /// Request builder for `MacRegistrationsClient::create_mac_registration` (Create MAC registration).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateMacRegistration<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3791,16 +3694,6 @@ impl<'a> CreateMacRegistration<'a> {
         ruckus_one_runtime::Accepted<OperationResponse, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<OperationResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3848,7 +3741,7 @@ pub type CreateMacRegistrationV1Version = super::versions::V1OrJson;
 /// Request builder for `MacRegistrationsClient::create_mac_registration_v1` (Create MAC registration (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateMacRegistrationV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3883,13 +3776,6 @@ impl<'a> CreateMacRegistrationV1<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Registration> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Registration>> {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_MAC_REGISTRATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_mac_registrations",
@@ -3908,7 +3794,7 @@ static DELETE_MAC_REGISTRATIONS: ruckus_one_runtime::internal::Operation = rucku
 /// Request builder for `MacRegistrationsClient::delete_mac_registrations` (Delete MAC registrations).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteMacRegistrations<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3943,16 +3829,6 @@ impl<'a> DeleteMacRegistrations<'a> {
         ruckus_one_runtime::Accepted<OperationResponse, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<OperationResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4000,7 +3876,7 @@ pub type DeleteMacRegistrationsV1Version = super::versions::V1OrJson;
 /// Request builder for `MacRegistrationsClient::delete_mac_registrations_v1` (Delete MAC registrations (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteMacRegistrationsV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4035,16 +3911,6 @@ impl<'a> DeleteMacRegistrationsV1<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_MAC_REGISTRATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_mac_registration",
@@ -4074,7 +3940,7 @@ pub type GetMacRegistrationVersion = super::versions::V1OrJson;
 /// Request builder for `MacRegistrationsClient::get_mac_registration` (Get MAC registration).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetMacRegistration<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4109,13 +3975,6 @@ impl<'a> GetMacRegistration<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, MacRegistration> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<MacRegistration>> {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_MAC_REGISTRATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_mac_registration",
@@ -4134,7 +3993,7 @@ static DELETE_MAC_REGISTRATION: ruckus_one_runtime::internal::Operation = ruckus
 /// Request builder for `MacRegistrationsClient::delete_mac_registration` (Delete MAC registration).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteMacRegistration<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4169,16 +4028,6 @@ impl<'a> DeleteMacRegistration<'a> {
         ruckus_one_runtime::Accepted<OperationResponse, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<OperationResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4226,7 +4075,7 @@ pub type DeleteMacRegistrationV1Version = super::versions::V1OrJson;
 /// Request builder for `MacRegistrationsClient::delete_mac_registration_v1` (Delete MAC registration (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteMacRegistrationV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4261,13 +4110,6 @@ impl<'a> DeleteMacRegistrationV1<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Registration> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Registration>> {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_MAC_REGISTRATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_mac_registrations",
@@ -4298,7 +4140,7 @@ pub type QueryMacRegistrationsVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`page`](Self::page), [`size`](Self::size), [`sort`](Self::sort).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryMacRegistrations<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4379,16 +4221,6 @@ impl<'a> QueryMacRegistrations<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, MacRegistrationPage> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<MacRegistrationPage>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static ADD_POLICY_SET_TO_MAC_REGISTRATION_POOL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_policy_set_to_mac_registration_pool",
@@ -4418,7 +4250,7 @@ pub type AddPolicySetToMacRegistrationPoolVersion = super::versions::V1OrJson;
 /// Request builder for `MacRegistrationsClient::add_policy_set_to_mac_registration_pool` (Add policy set to MAC registration pool).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddPolicySetToMacRegistrationPool<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4462,16 +4294,6 @@ impl<'a> AddPolicySetToMacRegistrationPool<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4522,7 +4344,7 @@ pub type RemovePolicySetFromMacRegistrationPoolVersion = super::versions::V1OrJs
 /// Request builder for `MacRegistrationsClient::remove_policy_set_from_mac_registration_pool` (Remove policy set from MAC registration pool).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemovePolicySetFromMacRegistrationPool<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4569,16 +4391,6 @@ impl<'a> RemovePolicySetFromMacRegistrationPool<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4629,7 +4441,7 @@ pub type ListWifiNetworkMacRegistrationPoolsVersion = super::versions::V1OrJson;
 /// Request builder for `MacRegistrationsClient::list_wifi_network_mac_registration_pools` (List MAC registration pools of a network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListWifiNetworkMacRegistrationPools<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4667,13 +4479,6 @@ impl<'a> ListWifiNetworkMacRegistrationPools<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, NetworkPoolPage> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<NetworkPoolPage>> {
-        self.req.send_json_with_response()
-    }
 }
 static IMPORT_REGISTRATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "import_registrations",
@@ -4709,7 +4514,7 @@ pub type ImportRegistrationsVersion = super::versions::V1_1OrV1OrJson;
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ImportRegistrations<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4756,16 +4561,6 @@ impl<'a> ImportRegistrations<'a> {
         ruckus_one_runtime::Accepted<Vec<Registration>, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<Vec<Registration>>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4818,7 +4613,7 @@ pub type UpdateRegistrationVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `MacRegistrationsClient::update_registration` (Update registration).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateRegistration<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4859,13 +4654,6 @@ impl<'a> UpdateRegistration<'a> {
         ruckus_one_runtime::Accepted<Registration, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Registration>> {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4918,7 +4706,7 @@ pub type UpdatePoolVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `MacRegistrationsClient::update_pool` (Update pool).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdatePool<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4959,13 +4747,6 @@ impl<'a> UpdatePool<'a> {
         ruckus_one_runtime::Accepted<Pool, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Pool>> {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.

@@ -1182,7 +1182,7 @@ static MSG_TEMPLATE_GET_ALL_TEMPLATE_SCOPES: ruckus_one_runtime::internal::Opera
 ///
 /// Optional parameters: [`size`](Self::size), [`page`](Self::page), [`sort`](Self::sort).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct MsgTemplateGetAllTemplateScopes<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1258,16 +1258,6 @@ impl<'a> MsgTemplateGetAllTemplateScopes<'a> {
     ) -> ruckus_one_runtime::Sending<'a, PagedTemplateScopesRestResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<PagedTemplateScopesRestResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static MSG_TEMPLATE_GET_TEMPLATE_SCOPE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "msg_template_get_template_scope",
@@ -1287,7 +1277,7 @@ static MSG_TEMPLATE_GET_TEMPLATE_SCOPE: ruckus_one_runtime::internal::Operation 
 ///
 /// Optional parameters: [`includes`](Self::includes).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct MsgTemplateGetTemplateScope<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1324,13 +1314,6 @@ impl<'a> MsgTemplateGetTemplateScope<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, TemplateScope> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<TemplateScope>> {
-        self.req.send_json_with_response()
-    }
 }
 static MSG_TEMPLATE_GET_VARIABLES_FOR_TEMPLATE_SCOPE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "msg_template_get_variables_for_template_scope",
@@ -1350,7 +1333,7 @@ static MSG_TEMPLATE_GET_VARIABLES_FOR_TEMPLATE_SCOPE: ruckus_one_runtime::intern
 ///
 /// Optional parameters: [`size`](Self::size), [`page`](Self::page), [`sort`](Self::sort).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct MsgTemplateGetVariablesForTemplateScope<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1422,16 +1405,6 @@ impl<'a> MsgTemplateGetVariablesForTemplateScope<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, PagedVariablesRestResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<PagedVariablesRestResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static MSG_TEMPLATE_GET_TEMPLATES_FOR_SCOPE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "msg_template_get_templates_for_scope",
@@ -1451,7 +1424,7 @@ static MSG_TEMPLATE_GET_TEMPLATES_FOR_SCOPE: ruckus_one_runtime::internal::Opera
 ///
 /// Optional parameters: [`size`](Self::size), [`page`](Self::page), [`sort`](Self::sort).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct MsgTemplateGetTemplatesForScope<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1523,16 +1496,6 @@ impl<'a> MsgTemplateGetTemplatesForScope<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, PagedTemplatesRestResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<PagedTemplatesRestResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static MSG_TEMPLATE_GET_ALL_TEMPLATE_REGISTRATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "msg_template_get_all_template_registrations",
@@ -1552,7 +1515,7 @@ static MSG_TEMPLATE_GET_ALL_TEMPLATE_REGISTRATIONS: ruckus_one_runtime::internal
 ///
 /// Optional parameters: [`size`](Self::size), [`page`](Self::page), [`sort`](Self::sort).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct MsgTemplateGetAllTemplateRegistrations<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1626,16 +1589,6 @@ impl<'a> MsgTemplateGetAllTemplateRegistrations<'a> {
     ) -> ruckus_one_runtime::Sending<'a, PagedRegistrationsRestResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<PagedRegistrationsRestResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static MSG_TEMPLATE_GET_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "msg_template_get_template",
@@ -1654,7 +1607,7 @@ static MSG_TEMPLATE_GET_TEMPLATE: ruckus_one_runtime::internal::Operation = ruck
 /// Request builder for `MessageTemplatesClient::msg_template_get_template` (Msg template get template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct MsgTemplateGetTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1683,13 +1636,6 @@ impl<'a> MsgTemplateGetTemplate<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Template> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Template>> {
-        self.req.send_json_with_response()
-    }
 }
 static MSG_TEMPLATE_GET_ALL_REGISTRATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "msg_template_get_all_registrations",
@@ -1709,7 +1655,7 @@ static MSG_TEMPLATE_GET_ALL_REGISTRATIONS: ruckus_one_runtime::internal::Operati
 ///
 /// Optional parameters: [`size`](Self::size), [`page`](Self::page), [`sort`](Self::sort).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct MsgTemplateGetAllRegistrations<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1783,16 +1729,6 @@ impl<'a> MsgTemplateGetAllRegistrations<'a> {
     ) -> ruckus_one_runtime::Sending<'a, PagedRegistrationsRestResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<PagedRegistrationsRestResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static MSG_TEMPLATE_GET_REGISTRATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "msg_template_get_registration",
@@ -1811,7 +1747,7 @@ static MSG_TEMPLATE_GET_REGISTRATION: ruckus_one_runtime::internal::Operation = 
 /// Request builder for `MessageTemplatesClient::msg_template_get_registration` (Msg template get registration).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct MsgTemplateGetRegistration<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1839,15 +1775,5 @@ impl<'a> MsgTemplateGetRegistration<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, MessageRegistration> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<MessageRegistration>,
-    > {
-        self.req.send_json_with_response()
     }
 }

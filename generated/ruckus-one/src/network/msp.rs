@@ -4202,7 +4202,7 @@ pub type QueryMspEcsVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`delegation`](Self::delegation).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryMspEcs<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4264,16 +4264,6 @@ impl<'a> QueryMspEcs<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, QueryResponseMspEc> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<QueryResponseMspEc>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_BRANDINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_brandings",
@@ -4303,7 +4293,7 @@ pub type ListBrandingsVersion = super::versions::V1OrJson;
 /// Request builder for `MspClient::list_brandings` (Get brandings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListBrandings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4338,13 +4328,6 @@ impl<'a> ListBrandings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, MspView> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<MspView>> {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_BRANDINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_brandings",
@@ -4374,7 +4357,7 @@ pub type UpdateBrandingsVersion = super::versions::V1OrJson;
 /// Request builder for `MspClient::update_brandings` (Update brandings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateBrandings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4418,16 +4401,6 @@ impl<'a> UpdateBrandings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4478,7 +4451,7 @@ pub type CreateBrandingVersion = super::versions::V1OrJson;
 /// Request builder for `MspClient::create_branding` (Create branding).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateBranding<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4522,16 +4495,6 @@ impl<'a> CreateBranding<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4582,7 +4545,7 @@ pub type CreateLogoFileVersion = super::versions::V1OrJson;
 /// Request builder for `MspClient::create_logo_file` (Upload logo file).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateLogoFile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4617,16 +4580,6 @@ impl<'a> CreateLogoFile<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::ResponseBo> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::ResponseBo>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_LOGO_FILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_logo_file",
@@ -4657,7 +4610,7 @@ pub type GetLogoFileVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetLogoFile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4698,16 +4651,6 @@ impl<'a> GetLogoFile<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::ResponseBo> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::ResponseBo>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static EXPORT_MSP_EC_INVENTORIES_CSV: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "export_msp_ec_inventories_csv",
@@ -4737,7 +4680,7 @@ pub type ExportMspEcInventoriesCsvVersion = super::versions::V1OrJson;
 /// Request builder for `MspClient::export_msp_ec_inventories_csv` (Export end-customer inventory as CSV).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ExportMspEcInventoriesCsv<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4772,13 +4715,6 @@ impl<'a> ExportMspEcInventoriesCsv<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, String> {
         self.req.send_text()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<String>> {
-        self.req.send_text_with_response()
-    }
 }
 static LIST_MSP_CUSTOMERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_customers",
@@ -4797,7 +4733,7 @@ static LIST_MSP_CUSTOMERS: ruckus_one_runtime::internal::Operation = ruckus_one_
 /// Request builder for `MspClient::list_msp_customers` (List MSP customers).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMspCustomers<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4826,16 +4762,6 @@ impl<'a> ListMspCustomers<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_MSP_CUSTOMER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_msp_customer",
@@ -4855,7 +4781,7 @@ static CREATE_MSP_CUSTOMER: ruckus_one_runtime::internal::Operation = ruckus_one
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateMspCustomer<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4890,16 +4816,6 @@ impl<'a> CreateMspCustomer<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_MSP_CUSTOMER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_msp_customer",
@@ -4918,7 +4834,7 @@ static GET_MSP_CUSTOMER: ruckus_one_runtime::internal::Operation = ruckus_one_ru
 /// Request builder for `MspClient::get_msp_customer` (Get MSP customer).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetMspCustomer<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4947,16 +4863,6 @@ impl<'a> GetMspCustomer<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_MSP_CUSTOMER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_msp_customer",
@@ -4976,7 +4882,7 @@ static UPDATE_MSP_CUSTOMER: ruckus_one_runtime::internal::Operation = ruckus_one
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateMspCustomer<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5011,16 +4917,6 @@ impl<'a> UpdateMspCustomer<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_MSP_CUSTOMER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_msp_customer",
@@ -5039,7 +4935,7 @@ static DELETE_MSP_CUSTOMER: ruckus_one_runtime::internal::Operation = ruckus_one
 /// Request builder for `MspClient::delete_msp_customer` (Delete MSP customer).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteMspCustomer<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5068,16 +4964,6 @@ impl<'a> DeleteMspCustomer<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_MSP_CUSTOMER_MSP_ADMINS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_customer_msp_admins",
@@ -5096,7 +4982,7 @@ static LIST_MSP_CUSTOMER_MSP_ADMINS: ruckus_one_runtime::internal::Operation = r
 /// Request builder for `MspClient::list_msp_customer_msp_admins` (List MSP administrators of a customer).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMspCustomerMspAdmins<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5125,16 +5011,6 @@ impl<'a> ListMspCustomerMspAdmins<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_MSP_CUSTOMER_ADMINS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_customer_admins",
@@ -5153,7 +5029,7 @@ static LIST_MSP_CUSTOMER_ADMINS: ruckus_one_runtime::internal::Operation = rucku
 /// Request builder for `MspClient::list_msp_customer_admins` (List administrators of a customer).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMspCustomerAdmins<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5182,16 +5058,6 @@ impl<'a> ListMspCustomerAdmins<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_MSP_CUSTOMER_ADMIN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_msp_customer_admin",
@@ -5210,7 +5076,7 @@ static GET_MSP_CUSTOMER_ADMIN: ruckus_one_runtime::internal::Operation = ruckus_
 /// Request builder for `MspClient::get_msp_customer_admin` (Get administrator of a customer).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetMspCustomerAdmin<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5239,16 +5105,6 @@ impl<'a> GetMspCustomerAdmin<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_MSP_CUSTOMER_INVITATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_customer_invitations",
@@ -5267,7 +5123,7 @@ static LIST_MSP_CUSTOMER_INVITATIONS: ruckus_one_runtime::internal::Operation = 
 /// Request builder for `MspClient::list_msp_customer_invitations` (List invitations of a customer).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMspCustomerInvitations<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5296,16 +5152,6 @@ impl<'a> ListMspCustomerInvitations<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_MSP_CUSTOMER_DELEGATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_customer_delegations",
@@ -5324,7 +5170,7 @@ static LIST_MSP_CUSTOMER_DELEGATIONS: ruckus_one_runtime::internal::Operation = 
 /// Request builder for `MspClient::list_msp_customer_delegations` (List delegations of a customer).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMspCustomerDelegations<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5353,16 +5199,6 @@ impl<'a> ListMspCustomerDelegations<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_MSP_CUSTOMER_DELEGATOR_ADMINS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_customer_delegator_admins",
@@ -5381,7 +5217,7 @@ static LIST_MSP_CUSTOMER_DELEGATOR_ADMINS: ruckus_one_runtime::internal::Operati
 /// Request builder for `MspClient::list_msp_customer_delegator_admins` (List delegator administrators of a customer).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMspCustomerDelegatorAdmins<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5410,16 +5246,6 @@ impl<'a> ListMspCustomerDelegatorAdmins<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_MSP_CUSTOMER_ACTIVATION_STATUS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_msp_customer_activation_status",
@@ -5438,7 +5264,7 @@ static GET_MSP_CUSTOMER_ACTIVATION_STATUS: ruckus_one_runtime::internal::Operati
 /// Request builder for `MspClient::get_msp_customer_activation_status` (Get activation status of a customer).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetMspCustomerActivationStatus<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5467,16 +5293,6 @@ impl<'a> GetMspCustomerActivationStatus<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_MSP_CUSTOMER_LOGO_URLS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_customer_logo_urls",
@@ -5495,7 +5311,7 @@ static LIST_MSP_CUSTOMER_LOGO_URLS: ruckus_one_runtime::internal::Operation = ru
 /// Request builder for `MspClient::list_msp_customer_logo_urls` (List logo URLs of a customer).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMspCustomerLogoUrls<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5524,16 +5340,6 @@ impl<'a> ListMspCustomerLogoUrls<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_MSP_FIRMWARE_UPGRADE_SCHEDULES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_firmware_upgrade_schedules",
@@ -5552,7 +5358,7 @@ static LIST_MSP_FIRMWARE_UPGRADE_SCHEDULES: ruckus_one_runtime::internal::Operat
 /// Request builder for `MspClient::list_msp_firmware_upgrade_schedules` (List MSP firmware upgrade schedules).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMspFirmwareUpgradeSchedules<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5581,16 +5387,6 @@ impl<'a> ListMspFirmwareUpgradeSchedules<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_MSP_DELEGATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_delegations",
@@ -5609,7 +5405,7 @@ static LIST_MSP_DELEGATIONS: ruckus_one_runtime::internal::Operation = ruckus_on
 /// Request builder for `MspClient::list_msp_delegations` (List MSP delegations).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMspDelegations<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5638,16 +5434,6 @@ impl<'a> ListMspDelegations<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_MSP_ADMIN_ASSOCIATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_admin_associations",
@@ -5666,7 +5452,7 @@ static LIST_MSP_ADMIN_ASSOCIATIONS: ruckus_one_runtime::internal::Operation = ru
 /// Request builder for `MspClient::list_msp_admin_associations` (List MSP administrator associations).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMspAdminAssociations<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5695,16 +5481,6 @@ impl<'a> ListMspAdminAssociations<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_MSP_INTEGRATOR: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_msp_integrator",
@@ -5723,7 +5499,7 @@ static GET_MSP_INTEGRATOR: ruckus_one_runtime::internal::Operation = ruckus_one_
 /// Request builder for `MspClient::get_msp_integrator` (Get MSP integrator).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetMspIntegrator<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5752,16 +5528,6 @@ impl<'a> GetMspIntegrator<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_MSP_LABELS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_labels",
@@ -5780,7 +5546,7 @@ static LIST_MSP_LABELS: ruckus_one_runtime::internal::Operation = ruckus_one_run
 /// Request builder for `MspClient::list_msp_labels` (List MSP labels).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMspLabels<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5809,16 +5575,6 @@ impl<'a> ListMspLabels<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_MSP_LABELS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_msp_labels",
@@ -5838,7 +5594,7 @@ static UPDATE_MSP_LABELS: ruckus_one_runtime::internal::Operation = ruckus_one_r
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateMspLabels<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5873,16 +5629,6 @@ impl<'a> UpdateMspLabels<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_MSP_LABEL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_msp_label",
@@ -5902,7 +5648,7 @@ static CREATE_MSP_LABEL: ruckus_one_runtime::internal::Operation = ruckus_one_ru
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateMspLabel<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5937,16 +5683,6 @@ impl<'a> CreateMspLabel<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_MSP_LABEL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_msp_label",
@@ -5965,7 +5701,7 @@ static GET_MSP_LABEL: ruckus_one_runtime::internal::Operation = ruckus_one_runti
 /// Request builder for `MspClient::get_msp_label` (Get MSP label).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetMspLabel<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5994,16 +5730,6 @@ impl<'a> GetMspLabel<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_MSP_LABEL_BASE_URLS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_label_base_urls",
@@ -6022,7 +5748,7 @@ static LIST_MSP_LABEL_BASE_URLS: ruckus_one_runtime::internal::Operation = rucku
 /// Request builder for `MspClient::list_msp_label_base_urls` (List MSP label base URLs).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListMspLabelBaseUrls<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6050,16 +5776,6 @@ impl<'a> ListMspLabelBaseUrls<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static GET_MSP_ECS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -6091,7 +5807,7 @@ pub type GetMspEcsVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`delegation`](Self::delegation).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetMspEcs<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6153,16 +5869,6 @@ impl<'a> GetMspEcs<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, QueryResponseMspEc> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<QueryResponseMspEc>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_DEVICE_INVENTORY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_device_inventory",
@@ -6192,7 +5898,7 @@ pub type GetDeviceInventoryVersion = super::versions::V1OrJson;
 /// Request builder for `MspClient::get_device_inventory` (Get device inventory).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetDeviceInventory<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6250,16 +5956,6 @@ impl<'a> GetDeviceInventory<'a> {
     ) -> ruckus_one_runtime::Sending<'a, QueryResponseMspInventoryDevice> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<QueryResponseMspInventoryDevice>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_DELEGATIONS_FOR_VIEW: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_delegations_for_view",
@@ -6289,7 +5985,7 @@ pub type GetDelegationsForViewVersion = super::versions::V1OrJson;
 /// Request builder for `MspClient::get_delegations_for_view` (Get delegations for view).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetDelegationsForView<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6342,12 +6038,5 @@ impl<'a> GetDelegationsForView<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, DelegationData> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<DelegationData>> {
-        self.req.send_json_with_response()
     }
 }

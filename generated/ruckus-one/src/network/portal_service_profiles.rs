@@ -2593,7 +2593,7 @@ static LIST_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::internal::Operation = r
 /// Request builder for `PortalServiceProfilesClient::list_portal_service_profiles` (List portal service profiles).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListPortalServiceProfiles<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2621,16 +2621,6 @@ impl<'a> ListPortalServiceProfiles<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static CREATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -2661,7 +2651,7 @@ pub type CreatePortalServiceProfileVersion = super::versions::V1_1OrJson;
 /// Request builder for `PortalServiceProfilesClient::create_portal_service_profile` (Create portal service profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreatePortalServiceProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2698,16 +2688,6 @@ impl<'a> CreatePortalServiceProfile<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::EntityIdOperationResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::EntityIdOperationResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_PORTAL_SERVICE_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_portal_service_profile_v1",
@@ -2726,7 +2706,7 @@ static CREATE_PORTAL_SERVICE_PROFILE_V1: ruckus_one_runtime::internal::Operation
 /// Request builder for `PortalServiceProfilesClient::create_portal_service_profile_v1` (Create portal service profile (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreatePortalServiceProfileV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2757,16 +2737,6 @@ impl<'a> CreatePortalServiceProfileV1<'a> {
     ) -> ruckus_one_runtime::Sending<'a, OperationResponsePortalServiceProfile> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<OperationResponsePortalServiceProfile>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_portal_service_profiles",
@@ -2785,7 +2755,7 @@ static DELETE_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::internal::Operation =
 /// Request builder for `PortalServiceProfilesClient::delete_portal_service_profiles` (Delete portal service profiles).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeletePortalServiceProfiles<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2813,16 +2783,6 @@ impl<'a> DeletePortalServiceProfiles<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static QUERY_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -2853,7 +2813,7 @@ pub type QueryPortalServiceProfilesVersion = super::versions::V1_1OrJson;
 /// Request builder for `PortalServiceProfilesClient::query_portal_service_profiles` (Query portal service profiles).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryPortalServiceProfiles<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2911,16 +2871,6 @@ impl<'a> QueryPortalServiceProfiles<'a> {
     ) -> ruckus_one_runtime::Sending<'a, QueryResponsePortalServiceProfileQueryData> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<QueryResponsePortalServiceProfileQueryData>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_portal_service_profile",
@@ -2955,7 +2905,7 @@ pub type GetPortalServiceProfileVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `PortalServiceProfilesClient::get_portal_service_profile` (Get portal service profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetPortalServiceProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2989,16 +2939,6 @@ impl<'a> GetPortalServiceProfile<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, PortalServiceProfile> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<PortalServiceProfile>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static UPDATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -3034,7 +2974,7 @@ pub type UpdatePortalServiceProfileVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `PortalServiceProfilesClient::update_portal_service_profile` (Update portal service profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdatePortalServiceProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3078,16 +3018,6 @@ impl<'a> UpdatePortalServiceProfile<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<OperationResponsePortalServiceProfileDto>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3138,7 +3068,7 @@ pub type DeletePortalServiceProfileVersion = super::versions::V1OrJson;
 /// Request builder for `PortalServiceProfilesClient::delete_portal_service_profile` (Delete portal service profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeletePortalServiceProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3182,16 +3112,6 @@ impl<'a> DeletePortalServiceProfile<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3242,7 +3162,7 @@ pub type UpdatePortalServiceProfilePoweredImageVersion = super::versions::V1OrJs
 /// Request builder for `PortalServiceProfilesClient::update_portal_service_profile_powered_image` (Upload portal service profile powered-by image).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdatePortalServiceProfilePoweredImage<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3280,16 +3200,6 @@ impl<'a> UpdatePortalServiceProfilePoweredImage<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::AsyncResult> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_PORTAL_SERVICE_PROFILE_PHOTO: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_portal_service_profile_photo",
@@ -3319,7 +3229,7 @@ pub type UpdatePortalServiceProfilePhotoVersion = super::versions::V1OrJson;
 /// Request builder for `PortalServiceProfilesClient::update_portal_service_profile_photo` (Upload portal service profile photo).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdatePortalServiceProfilePhoto<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3354,16 +3264,6 @@ impl<'a> UpdatePortalServiceProfilePhoto<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::AsyncResult> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_PORTAL_SERVICE_PROFILE_LOGO: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_portal_service_profile_logo",
@@ -3393,7 +3293,7 @@ pub type UpdatePortalServiceProfileLogoVersion = super::versions::V1OrJson;
 /// Request builder for `PortalServiceProfilesClient::update_portal_service_profile_logo` (Upload portal service profile logo).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdatePortalServiceProfileLogo<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3428,16 +3328,6 @@ impl<'a> UpdatePortalServiceProfileLogo<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::AsyncResult> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_PORTAL_SERVICE_PROFILE_BACKGROUND_IMAGE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_portal_service_profile_background_image",
@@ -3467,7 +3357,7 @@ pub type UpdatePortalServiceProfileBackgroundImageVersion = super::versions::V1O
 /// Request builder for `PortalServiceProfilesClient::update_portal_service_profile_background_image` (Upload portal service profile background image).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdatePortalServiceProfileBackgroundImage<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3505,16 +3395,6 @@ impl<'a> UpdatePortalServiceProfileBackgroundImage<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::AsyncResult> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_PORTAL_SERVICE_PROFILE_TAGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_portal_service_profile_tags",
@@ -3533,7 +3413,7 @@ static LIST_PORTAL_SERVICE_PROFILE_TAGS: ruckus_one_runtime::internal::Operation
 /// Request builder for `PortalServiceProfilesClient::list_portal_service_profile_tags` (List portal service profile tags).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListPortalServiceProfileTags<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3562,16 +3442,6 @@ impl<'a> ListPortalServiceProfileTags<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_PORTAL_SERVICE_PROFILE_NETWORKS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_portal_service_profile_networks",
@@ -3590,7 +3460,7 @@ static LIST_PORTAL_SERVICE_PROFILE_NETWORKS: ruckus_one_runtime::internal::Opera
 /// Request builder for `PortalServiceProfilesClient::list_portal_service_profile_networks` (List portal service profile networks).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListPortalServiceProfileNetworks<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3618,16 +3488,6 @@ impl<'a> ListPortalServiceProfileNetworks<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static QUERY_TEMPLATE_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -3658,7 +3518,7 @@ pub type QueryTemplatePortalServiceProfilesVersion = super::versions::V1OrJson;
 /// Request builder for `PortalServiceProfilesClient::query_template_portal_service_profiles` (Query portal service profile templates).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryTemplatePortalServiceProfiles<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3719,16 +3579,6 @@ impl<'a> QueryTemplatePortalServiceProfiles<'a> {
     ) -> ruckus_one_runtime::Sending<'a, QueryResponsePortalServiceProfileQueryData> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<QueryResponsePortalServiceProfileQueryData>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_template_portal_service_profile",
@@ -3758,7 +3608,7 @@ pub type CreateTemplatePortalServiceProfileVersion = super::versions::V1OrJson;
 /// Request builder for `PortalServiceProfilesClient::create_template_portal_service_profile` (Create portal service profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateTemplatePortalServiceProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3798,16 +3648,6 @@ impl<'a> CreateTemplatePortalServiceProfile<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::OperationResponseRequestIdOnly> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_template_portal_service_profile",
@@ -3837,7 +3677,7 @@ pub type GetTemplatePortalServiceProfileVersion = super::versions::V1_1OrJson;
 /// Request builder for `PortalServiceProfilesClient::get_template_portal_service_profile` (Get portal service profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetTemplatePortalServiceProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3872,16 +3712,6 @@ impl<'a> GetTemplatePortalServiceProfile<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, PortalServiceProfile> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<PortalServiceProfile>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_template_portal_service_profile",
@@ -3911,7 +3741,7 @@ pub type UpdateTemplatePortalServiceProfileVersion = super::versions::V1_1OrJson
 /// Request builder for `PortalServiceProfilesClient::update_template_portal_service_profile` (Update portal service profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateTemplatePortalServiceProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3958,16 +3788,6 @@ impl<'a> UpdateTemplatePortalServiceProfile<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4018,7 +3838,7 @@ pub type DeleteTemplatePortalServiceProfileVersion = super::versions::V1OrJson;
 /// Request builder for `PortalServiceProfilesClient::delete_template_portal_service_profile` (Delete portal service profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteTemplatePortalServiceProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4065,16 +3885,6 @@ impl<'a> DeleteTemplatePortalServiceProfile<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4125,7 +3935,7 @@ pub type UpdateTemplatePortalServiceProfilePoweredImageVersion = super::versions
 /// Request builder for `PortalServiceProfilesClient::update_template_portal_service_profile_powered_image` (Upload portal service profile template powered-by image).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateTemplatePortalServiceProfilePoweredImage<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4163,16 +3973,6 @@ impl<'a> UpdateTemplatePortalServiceProfilePoweredImage<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::AsyncResult> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_PHOTO: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_template_portal_service_profile_photo",
@@ -4202,7 +4002,7 @@ pub type UpdateTemplatePortalServiceProfilePhotoVersion = super::versions::V1OrJ
 /// Request builder for `PortalServiceProfilesClient::update_template_portal_service_profile_photo` (Upload portal service profile template photo).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateTemplatePortalServiceProfilePhoto<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4240,16 +4040,6 @@ impl<'a> UpdateTemplatePortalServiceProfilePhoto<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::AsyncResult> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_LOGO: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_template_portal_service_profile_logo",
@@ -4279,7 +4069,7 @@ pub type UpdateTemplatePortalServiceProfileLogoVersion = super::versions::V1OrJs
 /// Request builder for `PortalServiceProfilesClient::update_template_portal_service_profile_logo` (Upload portal service profile template logo).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateTemplatePortalServiceProfileLogo<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4317,16 +4107,6 @@ impl<'a> UpdateTemplatePortalServiceProfileLogo<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::AsyncResult> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_BACKGROUND_IMAGE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_template_portal_service_profile_background_image",
@@ -4356,7 +4136,7 @@ pub type UpdateTemplatePortalServiceProfileBackgroundImageVersion = super::versi
 /// Request builder for `PortalServiceProfilesClient::update_template_portal_service_profile_background_image` (Upload portal service profile template background image).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateTemplatePortalServiceProfileBackgroundImage<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4394,16 +4174,6 @@ impl<'a> UpdateTemplatePortalServiceProfileBackgroundImage<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::AsyncResult> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_TEMPLATE_PORTAL_SERVICE_PROFILE_TAGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_template_portal_service_profile_tags",
@@ -4422,7 +4192,7 @@ static LIST_TEMPLATE_PORTAL_SERVICE_PROFILE_TAGS: ruckus_one_runtime::internal::
 /// Request builder for `PortalServiceProfilesClient::list_template_portal_service_profile_tags` (List portal service profile template tags).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListTemplatePortalServiceProfileTags<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4451,16 +4221,6 @@ impl<'a> ListTemplatePortalServiceProfileTags<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_TEMPLATE_PORTAL_SERVICE_PROFILE_NETWORKS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_template_portal_service_profile_networks",
@@ -4479,7 +4239,7 @@ static LIST_TEMPLATE_PORTAL_SERVICE_PROFILE_NETWORKS: ruckus_one_runtime::intern
 /// Request builder for `PortalServiceProfilesClient::list_template_portal_service_profile_networks` (List portal service profile template networks).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListTemplatePortalServiceProfileNetworks<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4507,15 +4267,5 @@ impl<'a> ListTemplatePortalServiceProfileNetworks<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
     }
 }

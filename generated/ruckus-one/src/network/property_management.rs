@@ -4142,7 +4142,7 @@ pub type AssignUnitIdentityVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::assign_unit_identity` (Associate identity).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AssignUnitIdentity<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4177,13 +4177,6 @@ impl<'a> AssignUnitIdentity<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Persona> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Persona>> {
-        self.req.send_json_with_response()
-    }
 }
 static REMOVE_UNIT_IDENTITY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_unit_identity",
@@ -4202,7 +4195,7 @@ static REMOVE_UNIT_IDENTITY: ruckus_one_runtime::internal::Operation = ruckus_on
 /// Request builder for `PropertyManagementClient::remove_unit_identity` (Delete identity property).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveUnitIdentity<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4230,13 +4223,6 @@ impl<'a> RemoveUnitIdentity<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ()> {
         self.req.send_empty()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<()>> {
-        self.req.send_empty_with_response()
     }
 }
 static QOS_PROFILE_ASSIGNMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -4267,7 +4253,7 @@ pub type QosProfileAssignmentsVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::qos_profile_assignments` (Qos profile assignments).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QosProfileAssignments<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4311,16 +4297,6 @@ impl<'a> QosProfileAssignments<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<PropertyAcceptedResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4371,7 +4347,7 @@ pub type GetVenuePropertyConfigVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::get_venue_property_config` (Get property).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenuePropertyConfig<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4406,13 +4382,6 @@ impl<'a> GetVenuePropertyConfig<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Property> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Property>> {
-        self.req.send_json_with_response()
-    }
 }
 static ENABLE_VENUE_PROPERTY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "enable_venue_property",
@@ -4442,7 +4411,7 @@ pub type EnableVenuePropertyVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::enable_venue_property` (Enable property).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct EnableVenueProperty<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4483,16 +4452,6 @@ impl<'a> EnableVenueProperty<'a> {
         ruckus_one_runtime::Accepted<AcceptedResponse2, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<AcceptedResponse2>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4540,7 +4499,7 @@ pub type EnablePropertySelectivelyVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::enable_property_selectively` (Enable property selectively).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct EnablePropertySelectively<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4581,16 +4540,6 @@ impl<'a> EnablePropertySelectively<'a> {
         ruckus_one_runtime::Accepted<AcceptedResponse2, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<AcceptedResponse2>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4638,7 +4587,7 @@ pub type AssignResidentPortalVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::assign_resident_portal` (Assign resident portal).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AssignResidentPortal<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4675,16 +4624,6 @@ impl<'a> AssignResidentPortal<'a> {
     ) -> ruckus_one_runtime::Sending<'a, PropertyResidentPortalAssignment> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<PropertyResidentPortalAssignment>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_ALL_UNITS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_units",
@@ -4715,7 +4654,7 @@ pub type GetAllUnitsVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`size`](Self::size), [`page`](Self::page), [`sort`](Self::sort).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllUnits<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4793,13 +4732,6 @@ impl<'a> GetAllUnits<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, PropertyPage> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<PropertyPage>> {
-        self.req.send_json_with_response()
-    }
 }
 static ADD_UNIT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_unit",
@@ -4829,7 +4761,7 @@ pub type AddUnitVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::add_unit` (Add unit).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddUnit<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4870,16 +4802,6 @@ impl<'a> AddUnit<'a> {
         ruckus_one_runtime::Accepted<AcceptedResponse2, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<AcceptedResponse2>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4928,7 +4850,7 @@ pub type QueryUnitsVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`exclude_content`](Self::exclude_content), [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryUnits<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4996,16 +4918,6 @@ impl<'a> QueryUnits<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, PageEntityModelUnit> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<PageEntityModelUnit>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static RESEND_NOTIFICATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "resend_notifications",
@@ -5035,7 +4947,7 @@ pub type ResendNotificationsVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::resend_notifications` (Resend notifications).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ResendNotifications<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5070,13 +4982,6 @@ impl<'a> ResendNotifications<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ()> {
         self.req.send_empty()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<()>> {
-        self.req.send_empty_with_response()
-    }
 }
 static QUERY_UNIT_IDENTITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_unit_identities",
@@ -5107,7 +5012,7 @@ pub type QueryUnitIdentitiesVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`exclude_content`](Self::exclude_content), [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryUnitIdentities<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5175,16 +5080,6 @@ impl<'a> QueryUnitIdentities<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, PageEntityModelPersona> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<PageEntityModelPersona>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_PROPERTY_CONFIGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_property_configs",
@@ -5215,7 +5110,7 @@ pub type QueryPropertyConfigsVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`exclude_content`](Self::exclude_content), [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryPropertyConfigs<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5283,13 +5178,6 @@ impl<'a> QueryPropertyConfigs<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, PropertyPage> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<PropertyPage>> {
-        self.req.send_json_with_response()
-    }
 }
 static ADD_RESIDENT_PORTAL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_resident_portal",
@@ -5320,7 +5208,7 @@ pub type AddResidentPortalVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddResidentPortal<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5361,16 +5249,6 @@ impl<'a> AddResidentPortal<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, AcceptedResponse2> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<AcceptedResponse2>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_RESIDENT_PORTALS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_resident_portals",
@@ -5401,7 +5279,7 @@ pub type QueryResidentPortalsVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`exclude_content`](Self::exclude_content), [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryResidentPortals<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5469,16 +5347,6 @@ impl<'a> QueryResidentPortals<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, PageEntityModelResidentPortal> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<PageEntityModelResidentPortal>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static FETCH_UNIT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "fetch_unit",
@@ -5508,7 +5376,7 @@ pub type FetchUnitVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::fetch_unit` (Fetch unit).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct FetchUnit<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5543,13 +5411,6 @@ impl<'a> FetchUnit<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, PropertyUnit> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<PropertyUnit>> {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_UNIT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_unit",
@@ -5579,7 +5440,7 @@ pub type DeleteUnitVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::delete_unit` (Delete unit).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteUnit<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5623,16 +5484,6 @@ impl<'a> DeleteUnit<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<PropertyAcceptedResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5683,7 +5534,7 @@ pub type EditUnitVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::edit_unit` (Edit unit).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct EditUnit<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5724,16 +5575,6 @@ impl<'a> EditUnit<'a> {
         ruckus_one_runtime::Accepted<AcceptedResponse2, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<AcceptedResponse2>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5781,7 +5622,7 @@ pub type FetchResidentPortalVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::fetch_resident_portal` (Fetch resident portal).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct FetchResidentPortal<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5816,13 +5657,6 @@ impl<'a> FetchResidentPortal<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ResidentPortal> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<ResidentPortal>> {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_RESIDENT_PORTAL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_resident_portal",
@@ -5841,7 +5675,7 @@ static DELETE_RESIDENT_PORTAL: ruckus_one_runtime::internal::Operation = ruckus_
 /// Request builder for `PropertyManagementClient::delete_resident_portal` (Delete resident portal).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteResidentPortal<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5869,13 +5703,6 @@ impl<'a> DeleteResidentPortal<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ()> {
         self.req.send_empty()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<()>> {
-        self.req.send_empty_with_response()
     }
 }
 static EDIT_RESIDENT_PORTAL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -5907,7 +5734,7 @@ pub type EditResidentPortalVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct EditResidentPortal<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5948,13 +5775,6 @@ impl<'a> EditResidentPortal<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ResidentPortal> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<ResidentPortal>> {
-        self.req.send_json_with_response()
-    }
 }
 static DOWNLOAD_PORTAL_FILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "download_portal_file",
@@ -5973,7 +5793,7 @@ static DOWNLOAD_PORTAL_FILE: ruckus_one_runtime::internal::Operation = ruckus_on
 /// Request builder for `PropertyManagementClient::download_portal_file` (Download portal file).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DownloadPortalFile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6002,13 +5822,6 @@ impl<'a> DownloadPortalFile<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, String> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<String>> {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_PORTAL_FILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_portal_file",
@@ -6027,7 +5840,7 @@ static DELETE_PORTAL_FILE: ruckus_one_runtime::internal::Operation = ruckus_one_
 /// Request builder for `PropertyManagementClient::delete_portal_file` (Delete portal file).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeletePortalFile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6055,12 +5868,5 @@ impl<'a> DeletePortalFile<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ()> {
         self.req.send_empty()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<()>> {
-        self.req.send_empty_with_response()
     }
 }

@@ -1099,7 +1099,7 @@ static GET_ALL_RADIUS_ATTRIBUTES_BY_QUERY: ruckus_one_runtime::internal::Operati
 ///
 /// Optional parameters: [`exclude_content`](Self::exclude_content).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllRadiusAttributesByQuery<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1136,13 +1136,6 @@ impl<'a> GetAllRadiusAttributesByQuery<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, RadiusAttribute> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<RadiusAttribute>> {
-        self.req.send_json_with_response()
-    }
 }
 static GET_ALL_RADIUS_ATTRIBUTE_GROUPS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_radius_attribute_groups",
@@ -1161,7 +1154,7 @@ static GET_ALL_RADIUS_ATTRIBUTE_GROUPS: ruckus_one_runtime::internal::Operation 
 /// Request builder for `RadiusAttributeGroupsClient::get_all_radius_attribute_groups` (Get all radius attribute groups).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllRadiusAttributeGroups<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1190,16 +1183,6 @@ impl<'a> GetAllRadiusAttributeGroups<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_RADIUS_ATTRIBUTE_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_radius_attribute_group",
@@ -1218,7 +1201,7 @@ static CREATE_RADIUS_ATTRIBUTE_GROUP: ruckus_one_runtime::internal::Operation = 
 /// Request builder for `RadiusAttributeGroupsClient::create_radius_attribute_group` (Create radius attribute group).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateRadiusAttributeGroup<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1247,16 +1230,6 @@ impl<'a> CreateRadiusAttributeGroup<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, RadiusAttributeGroup> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<RadiusAttributeGroup>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_ALL_EXTERNAL_ASSIGNMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_external_assignments",
@@ -1275,7 +1248,7 @@ static GET_ALL_EXTERNAL_ASSIGNMENTS: ruckus_one_runtime::internal::Operation = r
 /// Request builder for `RadiusAttributeGroupsClient::get_all_external_assignments` (Get all external assignments).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllExternalAssignments<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1304,16 +1277,6 @@ impl<'a> GetAllExternalAssignments<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_EXTERNAL_ASSIGNMENT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_external_assignment",
@@ -1332,7 +1295,7 @@ static CREATE_EXTERNAL_ASSIGNMENT: ruckus_one_runtime::internal::Operation = ruc
 /// Request builder for `RadiusAttributeGroupsClient::create_external_assignment` (Create external assignment).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateExternalAssignment<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1361,16 +1324,6 @@ impl<'a> CreateExternalAssignment<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, AttributeGroupAssignment> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<AttributeGroupAssignment>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_ALL_RADIUS_ATTRIBUTE_GROUPS_BY_QUERY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_radius_attribute_groups_by_query",
@@ -1390,7 +1343,7 @@ static GET_ALL_RADIUS_ATTRIBUTE_GROUPS_BY_QUERY: ruckus_one_runtime::internal::O
 ///
 /// Optional parameters: [`exclude_content`](Self::exclude_content).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllRadiusAttributeGroupsByQuery<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1427,16 +1380,6 @@ impl<'a> GetAllRadiusAttributeGroupsByQuery<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, RadiusAttributeGroup> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<RadiusAttributeGroup>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_ATTRIBUTE_GROUP_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_attribute_group_by_id",
@@ -1455,7 +1398,7 @@ static GET_ATTRIBUTE_GROUP_BY_ID: ruckus_one_runtime::internal::Operation = ruck
 /// Request builder for `RadiusAttributeGroupsClient::get_attribute_group_by_id` (Get attribute group by id).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAttributeGroupById<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1484,16 +1427,6 @@ impl<'a> GetAttributeGroupById<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, RadiusAttributeGroup> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<RadiusAttributeGroup>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_ATTRIBUTE_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_attribute_group",
@@ -1512,7 +1445,7 @@ static DELETE_ATTRIBUTE_GROUP: ruckus_one_runtime::internal::Operation = ruckus_
 /// Request builder for `RadiusAttributeGroupsClient::delete_attribute_group` (Delete attribute group).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteAttributeGroup<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1541,16 +1474,6 @@ impl<'a> DeleteAttributeGroup<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_RADIUS_ATTRIB_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_radius_attrib_group",
@@ -1569,7 +1492,7 @@ static UPDATE_RADIUS_ATTRIB_GROUP: ruckus_one_runtime::internal::Operation = ruc
 /// Request builder for `RadiusAttributeGroupsClient::update_radius_attrib_group` (Update radius attrib group).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateRadiusAttribGroup<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1598,16 +1521,6 @@ impl<'a> UpdateRadiusAttribGroup<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, RadiusAttributeGroup> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<RadiusAttributeGroup>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_ALL_RADIUS_ATTRIBUTE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_radius_attribute",
@@ -1626,7 +1539,7 @@ static GET_ALL_RADIUS_ATTRIBUTE: ruckus_one_runtime::internal::Operation = rucku
 /// Request builder for `RadiusAttributeGroupsClient::get_all_radius_attribute` (Get all radius attribute).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllRadiusAttribute<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1655,16 +1568,6 @@ impl<'a> GetAllRadiusAttribute<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_ATTRIBUTE_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_attribute_by_id",
@@ -1683,7 +1586,7 @@ static GET_ATTRIBUTE_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one
 /// Request builder for `RadiusAttributeGroupsClient::get_attribute_by_id` (Get attribute by id).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAttributeById<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1712,13 +1615,6 @@ impl<'a> GetAttributeById<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, RadiusAttribute> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<RadiusAttribute>> {
-        self.req.send_json_with_response()
-    }
 }
 static GET_ALL_RADIUS_ATTRIBUTE_VENDORS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_radius_attribute_vendors",
@@ -1737,7 +1633,7 @@ static GET_ALL_RADIUS_ATTRIBUTE_VENDORS: ruckus_one_runtime::internal::Operation
 /// Request builder for `RadiusAttributeGroupsClient::get_all_radius_attribute_vendors` (Get all radius attribute vendors).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllRadiusAttributeVendors<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1766,16 +1662,6 @@ impl<'a> GetAllRadiusAttributeVendors<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, RadiusAttributeVendors> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<RadiusAttributeVendors>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_EXTERNAL_ASSIGNMENT_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_external_assignment_by_id",
@@ -1794,7 +1680,7 @@ static GET_EXTERNAL_ASSIGNMENT_BY_ID: ruckus_one_runtime::internal::Operation = 
 /// Request builder for `RadiusAttributeGroupsClient::get_external_assignment_by_id` (Get external assignment by id).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetExternalAssignmentById<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1823,16 +1709,6 @@ impl<'a> GetExternalAssignmentById<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, AttributeGroupAssignment> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<AttributeGroupAssignment>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_EXTERNAL_ASSIGNMENT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_external_assignment",
@@ -1851,7 +1727,7 @@ static DELETE_EXTERNAL_ASSIGNMENT: ruckus_one_runtime::internal::Operation = ruc
 /// Request builder for `RadiusAttributeGroupsClient::delete_external_assignment` (Delete external assignment).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteExternalAssignment<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1879,15 +1755,5 @@ impl<'a> DeleteExternalAssignment<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
     }
 }

@@ -575,7 +575,7 @@ pub type QueryVenueAaaServersVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchAaaClient::query_venue_aaa_servers` (Query venue AAA servers).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueAaaServers<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -629,16 +629,6 @@ impl<'a> QueryVenueAaaServers<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::QueryResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_VENUE_AAA_SERVER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_aaa_server",
@@ -657,7 +647,7 @@ static CREATE_VENUE_AAA_SERVER: ruckus_one_runtime::internal::Operation = ruckus
 /// Request builder for `SwitchAaaClient::create_venue_aaa_server` (Create venue AAA server).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueAaaServer<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -685,16 +675,6 @@ impl<'a> CreateVenueAaaServer<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, AaaServerResponse> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<AaaServerResponse>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static CREATE_VENUE_AAA_SERVER_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -725,7 +705,7 @@ pub type CreateVenueAaaServerV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchAaaClient::create_venue_aaa_server_v1` (Create venue AAA server (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueAaaServerV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -760,16 +740,6 @@ impl<'a> CreateVenueAaaServerV1<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::AaaServerV1> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AaaServerV1>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_VENUE_AAA_SERVERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_aaa_servers",
@@ -799,7 +769,7 @@ pub type DeleteVenueAaaServersVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchAaaClient::delete_venue_aaa_servers` (Delete venue AAA servers).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueAaaServers<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -834,13 +804,6 @@ impl<'a> DeleteVenueAaaServers<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ()> {
         self.req.send_empty()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<()>> {
-        self.req.send_empty_with_response()
-    }
 }
 static GET_VENUE_AAA_SERVER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_aaa_server",
@@ -870,7 +833,7 @@ pub type GetVenueAaaServerVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchAaaClient::get_venue_aaa_server` (Get venue AAA server).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueAaaServer<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -905,13 +868,6 @@ impl<'a> GetVenueAaaServer<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, AaaServerView> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<AaaServerView>> {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_AAA_SERVER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_aaa_server",
@@ -930,7 +886,7 @@ static UPDATE_VENUE_AAA_SERVER: ruckus_one_runtime::internal::Operation = ruckus
 /// Request builder for `SwitchAaaClient::update_venue_aaa_server` (Update venue AAA server).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueAaaServer<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -958,16 +914,6 @@ impl<'a> UpdateVenueAaaServer<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, AaaServerResponse> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<AaaServerResponse>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_AAA_SERVER_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -998,7 +944,7 @@ pub type UpdateVenueAaaServerV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchAaaClient::update_venue_aaa_server_v1` (Update venue AAA server (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueAaaServerV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1033,16 +979,6 @@ impl<'a> UpdateVenueAaaServerV1<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::AaaServerV1> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AaaServerV1>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_VENUE_AAA_SERVER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_aaa_server",
@@ -1072,7 +1008,7 @@ pub type DeleteVenueAaaServerVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchAaaClient::delete_venue_aaa_server` (Delete venue AAA server).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueAaaServer<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1107,16 +1043,6 @@ impl<'a> DeleteVenueAaaServer<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::EmptyResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_AAA_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_aaa_settings",
@@ -1146,7 +1072,7 @@ pub type UpdateVenueAaaSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchAaaClient::update_venue_aaa_settings` (Update venue AAA settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueAaaSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1183,16 +1109,6 @@ impl<'a> UpdateVenueAaaSettings<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::AaaSettingResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AaaSettingResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_AAA_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_aaa_settings",
@@ -1227,7 +1143,7 @@ pub type GetAaaSettingsVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchAaaClient::get_aaa_settings` (Get aaa settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAaaSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1261,15 +1177,5 @@ impl<'a> GetAaaSettings<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::AaaSettingView> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AaaSettingView>,
-    > {
-        self.req.send_json_with_response()
     }
 }

@@ -925,7 +925,7 @@ pub type QueryVenueSwitchConfigBackupsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchConfigBackupsClient::query_venue_switch_config_backups` (Query switch configuration backups).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueSwitchConfigBackups<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -981,16 +981,6 @@ impl<'a> QueryVenueSwitchConfigBackups<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::QueryResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_VENUE_SWITCH_CONFIG_HIST_DETAILS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_switch_config_hist_details",
@@ -1020,7 +1010,7 @@ pub type QueryVenueSwitchConfigHistDetailsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchConfigBackupsClient::query_venue_switch_config_hist_details` (Query switch configuration history).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueSwitchConfigHistDetails<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1080,16 +1070,6 @@ impl<'a> QueryVenueSwitchConfigHistDetails<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::SwitchConfigHistoryPage> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::SwitchConfigHistoryPage>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_VENUE_SWITCH_TRANSACTION_CONFIG_HIST_DETAILS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switch_transaction_config_hist_details",
@@ -1119,7 +1099,7 @@ pub type ListVenueSwitchTransactionConfigHistDetailsVersion = super::versions::V
 /// Request builder for `SwitchConfigBackupsClient::list_venue_switch_transaction_config_hist_details` (List configuration history of a transaction).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueSwitchTransactionConfigHistDetails<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1159,16 +1139,6 @@ impl<'a> ListVenueSwitchTransactionConfigHistDetails<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::ConfigurationHistoryView> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::ConfigurationHistoryView>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_VENUE_SWITCH_CONFIG_BACKUPS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switch_config_backups",
@@ -1198,7 +1168,7 @@ pub type ListVenueSwitchConfigBackupsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchConfigBackupsClient::list_venue_switch_config_backups` (List switch configuration backups).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueSwitchConfigBackups<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1235,16 +1205,6 @@ impl<'a> ListVenueSwitchConfigBackups<'a> {
     ) -> ruckus_one_runtime::Sending<'a, Vec<super::common::ConfigBackupView>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<Vec<super::common::ConfigBackupView>>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_VENUE_SWITCH_CONFIG_BACKUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch_config_backup",
@@ -1274,7 +1234,7 @@ pub type CreateVenueSwitchConfigBackupVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchConfigBackupsClient::create_venue_switch_config_backup` (Back up switch configuration).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueSwitchConfigBackup<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1318,16 +1278,6 @@ impl<'a> CreateVenueSwitchConfigBackup<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -1378,7 +1328,7 @@ pub type DeleteVenueSwitchConfigBackupsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchConfigBackupsClient::delete_venue_switch_config_backups` (Delete switch configuration backups).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueSwitchConfigBackups<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1413,16 +1363,6 @@ impl<'a> DeleteVenueSwitchConfigBackups<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::EmptyResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_VENUE_SWITCH_CONFIG_BACKUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_switch_config_backup",
@@ -1452,7 +1392,7 @@ pub type GetVenueSwitchConfigBackupVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchConfigBackupsClient::get_venue_switch_config_backup` (Get switch configuration backup).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueSwitchConfigBackup<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1489,16 +1429,6 @@ impl<'a> GetVenueSwitchConfigBackup<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::ConfigBackupView> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::ConfigBackupView>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_VENUE_SWITCH_CONFIG_BACKUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_config_backup",
@@ -1528,7 +1458,7 @@ pub type DeleteVenueSwitchConfigBackupVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchConfigBackupsClient::delete_venue_switch_config_backup` (Delete switch configuration backup).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueSwitchConfigBackup<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1563,16 +1493,6 @@ impl<'a> DeleteVenueSwitchConfigBackup<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::EmptyResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static PATCH_VENUE_SWITCH_CONFIG_BACKUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_venue_switch_config_backup",
@@ -1602,7 +1522,7 @@ pub type PatchVenueSwitchConfigBackupVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchConfigBackupsClient::patch_venue_switch_config_backup` (Restore switch configuration backup).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchVenueSwitchConfigBackup<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1646,16 +1566,6 @@ impl<'a> PatchVenueSwitchConfigBackup<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -1706,7 +1616,7 @@ pub type CreateVenueSwitchConfigBackupComparisonVersion = super::versions::V1OrJ
 /// Request builder for `SwitchConfigBackupsClient::create_venue_switch_config_backup_comparison` (Compare switch configuration backups).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueSwitchConfigBackupComparison<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1744,16 +1654,6 @@ impl<'a> CreateVenueSwitchConfigBackupComparison<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ConfigBackupComparisonView> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<ConfigBackupComparisonView>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_VENUE_SWITCH_CONFIG_BACKUP_FORMATTED_CONFIGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_switch_config_backup_formatted_configs",
@@ -1783,7 +1683,7 @@ pub type GetVenueSwitchConfigBackupFormattedConfigsVersion = super::versions::V1
 /// Request builder for `SwitchConfigBackupsClient::get_venue_switch_config_backup_formatted_configs` (Get formatted backup configuration).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueSwitchConfigBackupFormattedConfigs<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1820,15 +1720,5 @@ impl<'a> GetVenueSwitchConfigBackupFormattedConfigs<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ConfigBackUpFormatted> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<ConfigBackUpFormatted>,
-    > {
-        self.req.send_json_with_response()
     }
 }

@@ -2976,7 +2976,7 @@ pub type UpdateVenueSwitchFirmwareSchedulesVersion = super::versions::V1_1OrV1Or
 /// Request builder for `SwitchFirmwareClient::update_venue_switch_firmware_schedules` (Update venue switch firmware schedule).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueSwitchFirmwareSchedules<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3014,16 +3014,6 @@ impl<'a> UpdateVenueSwitchFirmwareSchedules<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::EmptyResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_VENUE_SWITCH_FIRMWARE_SCHEDULE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch_firmware_schedule",
@@ -3043,7 +3033,7 @@ static CREATE_VENUE_SWITCH_FIRMWARE_SCHEDULE: ruckus_one_runtime::internal::Oper
 ///
 /// Optional parameters: [`manual_override`](Self::manual_override).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueSwitchFirmwareSchedule<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3081,16 +3071,6 @@ impl<'a> CreateVenueSwitchFirmwareSchedule<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::EmptyResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_VENUE_SWITCH_FIRMWARE_SCHEDULE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch_firmware_schedule_v1",
@@ -3121,7 +3101,7 @@ pub type CreateVenueSwitchFirmwareScheduleV1Version = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`manual_override`](Self::manual_override).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueSwitchFirmwareScheduleV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3168,16 +3148,6 @@ impl<'a> CreateVenueSwitchFirmwareScheduleV1<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::EmptyResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_VENUE_SWITCH_FIRMWARE_SCHEDULES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_firmware_schedules",
@@ -3207,7 +3177,7 @@ pub type DeleteVenueSwitchFirmwareSchedulesVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchFirmwareClient::delete_venue_switch_firmware_schedules` (Delete venue switch firmware schedule).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueSwitchFirmwareSchedules<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3245,16 +3215,6 @@ impl<'a> DeleteVenueSwitchFirmwareSchedules<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::EmptyResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_SWITCH_FIRMWARE_VERSIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_firmware_versions",
@@ -3273,7 +3233,7 @@ static LIST_SWITCH_FIRMWARE_VERSIONS: ruckus_one_runtime::internal::Operation = 
 /// Request builder for `SwitchFirmwareClient::list_switch_firmware_versions` (List switch firmware versions).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchFirmwareVersions<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3301,16 +3261,6 @@ impl<'a> ListSwitchFirmwareVersions<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<SwitchVersionView>> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<Vec<SwitchVersionView>>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static LIST_SWITCH_FIRMWARE_VERSIONS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -3341,7 +3291,7 @@ pub type ListSwitchFirmwareVersionsV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchFirmwareClient::list_switch_firmware_versions_v1` (List switch firmware versions (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchFirmwareVersionsV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3376,16 +3326,6 @@ impl<'a> ListSwitchFirmwareVersionsV1<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<SwitchVersion>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<Vec<SwitchVersion>>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_SWITCH_FIRMWARE_CURRENT_VERSIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_firmware_current_versions",
@@ -3404,7 +3344,7 @@ static LIST_SWITCH_FIRMWARE_CURRENT_VERSIONS: ruckus_one_runtime::internal::Oper
 /// Request builder for `SwitchFirmwareClient::list_switch_firmware_current_versions` (List current switch firmware versions).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchFirmwareCurrentVersions<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3432,16 +3372,6 @@ impl<'a> ListSwitchFirmwareCurrentVersions<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, VenueCurrentVersionView> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<VenueCurrentVersionView>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static LIST_SWITCH_FIRMWARE_CURRENT_VERSIONS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -3472,7 +3402,7 @@ pub type ListSwitchFirmwareCurrentVersionsV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchFirmwareClient::list_switch_firmware_current_versions_v1` (List current switch firmware versions (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchFirmwareCurrentVersionsV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3510,16 +3440,6 @@ impl<'a> ListSwitchFirmwareCurrentVersionsV1<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, VenueCurrentVersion> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<VenueCurrentVersion>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_SWITCH_FIRMWARE_SCHEDULES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_switch_firmware_schedules",
@@ -3538,7 +3458,7 @@ static QUERY_SWITCH_FIRMWARE_SCHEDULES: ruckus_one_runtime::internal::Operation 
 /// Request builder for `SwitchFirmwareClient::query_switch_firmware_schedules` (Query switch firmware schedules).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySwitchFirmwareSchedules<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3566,16 +3486,6 @@ impl<'a> QuerySwitchFirmwareSchedules<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<UpgradeVenueFirmwareView>> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<Vec<UpgradeVenueFirmwareView>>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static QUERY_SWITCH_FIRMWARE_SCHEDULES_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -3606,7 +3516,7 @@ pub type QuerySwitchFirmwareSchedulesV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchFirmwareClient::query_switch_firmware_schedules_v1` (Query switch firmware schedules (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySwitchFirmwareSchedulesV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3641,16 +3551,6 @@ impl<'a> QuerySwitchFirmwareSchedulesV1<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<UpgradeVenue>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<Vec<UpgradeVenue>>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_SWITCH_FIRMWARE_SCHEDULE_SWITCHES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_switch_firmware_schedule_switches",
@@ -3669,7 +3569,7 @@ static QUERY_SWITCH_FIRMWARE_SCHEDULE_SWITCHES: ruckus_one_runtime::internal::Op
 /// Request builder for `SwitchFirmwareClient::query_switch_firmware_schedule_switches` (Query switches of firmware schedules).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySwitchFirmwareScheduleSwitches<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3697,16 +3597,6 @@ impl<'a> QuerySwitchFirmwareScheduleSwitches<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<UpgradeSwitchView>> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<Vec<UpgradeSwitchView>>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static QUERY_SWITCH_FIRMWARE_SCHEDULE_SWITCHES_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -3737,7 +3627,7 @@ pub type QuerySwitchFirmwareScheduleSwitchesV1Version = super::versions::V1OrJso
 /// Request builder for `SwitchFirmwareClient::query_switch_firmware_schedule_switches_v1` (Query switches of firmware schedules (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySwitchFirmwareScheduleSwitchesV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3775,16 +3665,6 @@ impl<'a> QuerySwitchFirmwareScheduleSwitchesV1<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<UpgradeSwitch>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<Vec<UpgradeSwitch>>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_VENUE_SWITCH_FIRMWARE_UPGRADE_STATUS_DETAILS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_switch_firmware_upgrade_status_details",
@@ -3804,7 +3684,7 @@ static QUERY_VENUE_SWITCH_FIRMWARE_UPGRADE_STATUS_DETAILS: ruckus_one_runtime::i
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueSwitchFirmwareUpgradeStatusDetails<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3857,15 +3737,5 @@ impl<'a> QueryVenueSwitchFirmwareUpgradeStatusDetails<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResult> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-    > {
-        self.req.send_json_with_response()
     }
 }

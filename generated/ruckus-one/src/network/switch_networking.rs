@@ -4192,7 +4192,7 @@ static LIST_VENUE_SWITCH_VLANS: ruckus_one_runtime::internal::Operation = ruckus
 /// Request builder for `SwitchNetworkingClient::list_venue_switch_vlans` (List switch VLANs).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueSwitchVlans<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4223,16 +4223,6 @@ impl<'a> ListVenueSwitchVlans<'a> {
     ) -> ruckus_one_runtime::Sending<'a, Vec<super::common::SwitchVlanView>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<Vec<super::common::SwitchVlanView>>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_VENUE_SWITCH_VLANS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switch_vlans_v1",
@@ -4262,7 +4252,7 @@ pub type ListVenueSwitchVlansV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::list_venue_switch_vlans_v1` (List switch VLANs (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueSwitchVlansV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4297,13 +4287,6 @@ impl<'a> ListVenueSwitchVlansV1<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<VlanVePort>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Vec<VlanVePort>>> {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_VENUE_SWITCH_VLAN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch_vlan",
@@ -4333,7 +4316,7 @@ pub type CreateVenueSwitchVlanVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::create_venue_switch_vlan` (Add switch VLAN).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueSwitchVlan<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4368,16 +4351,6 @@ impl<'a> CreateVenueSwitchVlan<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, SwitchVlanResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<SwitchVlanResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_VENUE_SWITCH_VLANS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_vlans",
@@ -4407,7 +4380,7 @@ pub type DeleteVenueSwitchVlansVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::delete_venue_switch_vlans` (Delete switch VLANs).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueSwitchVlans<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4442,16 +4415,6 @@ impl<'a> DeleteVenueSwitchVlans<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::EmptyResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_VENUE_SWITCH_VLAN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_switch_vlan",
@@ -4481,7 +4444,7 @@ pub type GetVenueSwitchVlanVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::get_venue_switch_vlan` (Get switch VLAN).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueSwitchVlan<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4516,16 +4479,6 @@ impl<'a> GetVenueSwitchVlan<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::SwitchVlanView> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::SwitchVlanView>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_SWITCH_VLAN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_switch_vlan",
@@ -4555,7 +4508,7 @@ pub type UpdateVenueSwitchVlanVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::update_venue_switch_vlan` (Update switch VLAN).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueSwitchVlan<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4590,16 +4543,6 @@ impl<'a> UpdateVenueSwitchVlan<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, SwitchVlanResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<SwitchVlanResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_VENUE_SWITCH_VLAN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_vlan",
@@ -4629,7 +4572,7 @@ pub type DeleteVenueSwitchVlanVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::delete_venue_switch_vlan` (Delete switch VLAN).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueSwitchVlan<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4664,16 +4607,6 @@ impl<'a> DeleteVenueSwitchVlan<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::EmptyResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_VENUE_SWITCH_VE_PORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switch_ve_ports",
@@ -4703,7 +4636,7 @@ pub type ListVenueSwitchVePortsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::list_venue_switch_ve_ports` (List switch VE ports).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueSwitchVePorts<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4740,16 +4673,6 @@ impl<'a> ListVenueSwitchVePorts<'a> {
     ) -> ruckus_one_runtime::Sending<'a, Vec<super::common::VePortView>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<Vec<super::common::VePortView>>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch_ve_port",
@@ -4779,7 +4702,7 @@ pub type CreateVenueSwitchVePortVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::create_venue_switch_ve_port` (Add switch VE port).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueSwitchVePort<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4814,13 +4737,6 @@ impl<'a> CreateVenueSwitchVePort<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, VePortResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<VePortResponse>> {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_VENUE_SWITCH_VE_PORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_ve_ports",
@@ -4850,7 +4766,7 @@ pub type DeleteVenueSwitchVePortsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::delete_venue_switch_ve_ports` (Delete switch VE ports).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueSwitchVePorts<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4885,16 +4801,6 @@ impl<'a> DeleteVenueSwitchVePorts<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::EmptyResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_switch_ve_port",
@@ -4924,7 +4830,7 @@ pub type GetVenueSwitchVePortVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::get_venue_switch_ve_port` (Get switch VE port).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueSwitchVePort<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4959,16 +4865,6 @@ impl<'a> GetVenueSwitchVePort<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::VePortView> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::VePortView>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_switch_ve_port",
@@ -4998,7 +4894,7 @@ pub type UpdateVenueSwitchVePortVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::update_venue_switch_ve_port` (Update switch VE port).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueSwitchVePort<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5033,13 +4929,6 @@ impl<'a> UpdateVenueSwitchVePort<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, VePortResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<VePortResponse>> {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_ve_port",
@@ -5069,7 +4958,7 @@ pub type DeleteVenueSwitchVePortVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::delete_venue_switch_ve_port` (Delete switch VE port).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueSwitchVePort<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5104,16 +4993,6 @@ impl<'a> DeleteVenueSwitchVePort<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::EmptyResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_VENUE_SWITCH_STATIC_ROUTES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switch_static_routes",
@@ -5143,7 +5022,7 @@ pub type ListVenueSwitchStaticRoutesVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::list_venue_switch_static_routes` (List switch static routes).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueSwitchStaticRoutes<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5178,16 +5057,6 @@ impl<'a> ListVenueSwitchStaticRoutes<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<StaticRouteView>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<Vec<StaticRouteView>>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch_static_route",
@@ -5217,7 +5086,7 @@ pub type CreateVenueSwitchStaticRouteVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::create_venue_switch_static_route` (Add switch static route).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueSwitchStaticRoute<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5252,16 +5121,6 @@ impl<'a> CreateVenueSwitchStaticRoute<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, StaticRouteResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<StaticRouteResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_VENUE_SWITCH_STATIC_ROUTES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_static_routes",
@@ -5291,7 +5150,7 @@ pub type DeleteVenueSwitchStaticRoutesVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::delete_venue_switch_static_routes` (Delete switch static routes).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueSwitchStaticRoutes<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5326,16 +5185,6 @@ impl<'a> DeleteVenueSwitchStaticRoutes<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::EmptyResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_switch_static_route",
@@ -5365,7 +5214,7 @@ pub type GetVenueSwitchStaticRouteVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::get_venue_switch_static_route` (Get switch static route).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueSwitchStaticRoute<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5400,13 +5249,6 @@ impl<'a> GetVenueSwitchStaticRoute<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, StaticRouteView> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<StaticRouteView>> {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_switch_static_route",
@@ -5436,7 +5278,7 @@ pub type UpdateVenueSwitchStaticRouteVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::update_venue_switch_static_route` (Update switch static route).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueSwitchStaticRoute<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5471,16 +5313,6 @@ impl<'a> UpdateVenueSwitchStaticRoute<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, StaticRouteResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<StaticRouteResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_static_route",
@@ -5510,7 +5342,7 @@ pub type DeleteVenueSwitchStaticRouteVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::delete_venue_switch_static_route` (Delete switch static route).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueSwitchStaticRoute<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5545,16 +5377,6 @@ impl<'a> DeleteVenueSwitchStaticRoute<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::EmptyResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_VENUE_SWITCH_LAGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switch_lags",
@@ -5584,7 +5406,7 @@ pub type ListVenueSwitchLagsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::list_venue_switch_lags` (List switch LAGs).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueSwitchLags<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5619,13 +5441,6 @@ impl<'a> ListVenueSwitchLags<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<LagView>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Vec<LagView>>> {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_VENUE_SWITCH_LAG: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch_lag",
@@ -5655,7 +5470,7 @@ pub type CreateVenueSwitchLagVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::create_venue_switch_lag` (Add switch LAG).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueSwitchLag<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5690,13 +5505,6 @@ impl<'a> CreateVenueSwitchLag<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, LagResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<LagResponse>> {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_VENUE_SWITCH_LAGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_lags",
@@ -5726,7 +5534,7 @@ pub type DeleteVenueSwitchLagsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::delete_venue_switch_lags` (Delete switch LAGs).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueSwitchLags<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5761,16 +5569,6 @@ impl<'a> DeleteVenueSwitchLags<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::EmptyResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_VENUE_SWITCH_LAG: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_switch_lag",
@@ -5800,7 +5598,7 @@ pub type GetVenueSwitchLagVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::get_venue_switch_lag` (Get switch LAG).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueSwitchLag<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5835,13 +5633,6 @@ impl<'a> GetVenueSwitchLag<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, LagView> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<LagView>> {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_SWITCH_LAG: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_switch_lag",
@@ -5871,7 +5662,7 @@ pub type UpdateVenueSwitchLagVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::update_venue_switch_lag` (Update switch LAG).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueSwitchLag<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5906,13 +5697,6 @@ impl<'a> UpdateVenueSwitchLag<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, LagResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<LagResponse>> {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_VENUE_SWITCH_LAG: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_lag",
@@ -5942,7 +5726,7 @@ pub type DeleteVenueSwitchLagVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::delete_venue_switch_lag` (Delete switch LAG).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueSwitchLag<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5977,16 +5761,6 @@ impl<'a> DeleteVenueSwitchLag<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::EmptyResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_VENUE_SWITCH_DHCP_SERVERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switch_dhcp_servers",
@@ -6005,7 +5779,7 @@ static LIST_VENUE_SWITCH_DHCP_SERVERS: ruckus_one_runtime::internal::Operation =
 /// Request builder for `SwitchNetworkingClient::list_venue_switch_dhcp_servers` (List switch DHCP servers).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueSwitchDhcpServers<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6033,16 +5807,6 @@ impl<'a> ListVenueSwitchDhcpServers<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static CREATE_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -6073,7 +5837,7 @@ pub type CreateVenueSwitchDhcpServerVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::create_venue_switch_dhcp_server` (Add switch DHCP server).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueSwitchDhcpServer<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6108,16 +5872,6 @@ impl<'a> CreateVenueSwitchDhcpServer<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, DhcpServerResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<DhcpServerResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_VENUE_SWITCH_DHCP_SERVERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_dhcp_servers",
@@ -6147,7 +5901,7 @@ pub type DeleteVenueSwitchDhcpServersVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::delete_venue_switch_dhcp_servers` (Delete switch DHCP servers).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueSwitchDhcpServers<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6182,13 +5936,6 @@ impl<'a> DeleteVenueSwitchDhcpServers<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ()> {
         self.req.send_empty()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<()>> {
-        self.req.send_empty_with_response()
-    }
 }
 static GET_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_switch_dhcp_server",
@@ -6218,7 +5965,7 @@ pub type GetVenueSwitchDhcpServerVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::get_venue_switch_dhcp_server` (Get switch DHCP server).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueSwitchDhcpServer<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6253,16 +6000,6 @@ impl<'a> GetVenueSwitchDhcpServer<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::DhcpServerView> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::DhcpServerView>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_switch_dhcp_server",
@@ -6292,7 +6029,7 @@ pub type UpdateVenueSwitchDhcpServerVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::update_venue_switch_dhcp_server` (Update switch DHCP server).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueSwitchDhcpServer<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6327,16 +6064,6 @@ impl<'a> UpdateVenueSwitchDhcpServer<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, DhcpServerResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<DhcpServerResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_dhcp_server",
@@ -6366,7 +6093,7 @@ pub type DeleteVenueSwitchDhcpServerVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::delete_venue_switch_dhcp_server` (Delete switch DHCP server).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueSwitchDhcpServer<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6401,16 +6128,6 @@ impl<'a> DeleteVenueSwitchDhcpServer<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::EmptyResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_VENUE_SWITCH_VLANS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_switch_vlans",
@@ -6440,7 +6157,7 @@ pub type QueryVenueSwitchVlansVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::query_venue_switch_vlans` (Query switch VLANs).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueSwitchVlans<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6494,16 +6211,6 @@ impl<'a> QueryVenueSwitchVlans<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::QueryResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_VENUE_SWITCH_VE_PORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_switch_ve_ports",
@@ -6533,7 +6240,7 @@ pub type QueryVenueSwitchVePortsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::query_venue_switch_ve_ports` (Query switch VE ports).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueSwitchVePorts<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6587,16 +6294,6 @@ impl<'a> QueryVenueSwitchVePorts<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::QueryResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_VENUE_SWITCH_DHCP_SERVERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_switch_dhcp_servers",
@@ -6626,7 +6323,7 @@ pub type QueryVenueSwitchDhcpServersVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::query_venue_switch_dhcp_servers` (Query switch DHCP servers).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueSwitchDhcpServers<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6680,16 +6377,6 @@ impl<'a> QueryVenueSwitchDhcpServers<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::QueryResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_VENUE_SWITCH_ACLS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_switch_acls",
@@ -6719,7 +6406,7 @@ pub type QueryVenueSwitchAclsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::query_venue_switch_acls` (Query switch ACLs).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueSwitchAcls<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6773,16 +6460,6 @@ impl<'a> QueryVenueSwitchAcls<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::QueryResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_VENUE_SWITCH_ACLS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switch_acls",
@@ -6812,7 +6489,7 @@ pub type ListVenueSwitchAclsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::list_venue_switch_acls` (List switch ACLs).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueSwitchAcls<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6847,16 +6524,6 @@ impl<'a> ListVenueSwitchAcls<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<SwitchAclView>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<Vec<SwitchAclView>>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_VENUE_SWITCH_ACL_UNIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switch_acl_unions",
@@ -6886,7 +6553,7 @@ pub type ListVenueSwitchAclUnionsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::list_venue_switch_acl_unions` (List switch ACL unions).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueSwitchAclUnions<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6921,16 +6588,6 @@ impl<'a> ListVenueSwitchAclUnions<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, AclIntersectionView> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<AclIntersectionView>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_VENUE_SWITCH_VLAN_UNIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switch_vlan_unions",
@@ -6960,7 +6617,7 @@ pub type ListVenueSwitchVlanUnionsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::list_venue_switch_vlan_unions` (List switch VLAN unions).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueSwitchVlanUnions<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6995,16 +6652,6 @@ impl<'a> ListVenueSwitchVlanUnions<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, VlanIntersectionResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<VlanIntersectionResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static PATCH_VENUE_SWITCH_DHCP_SERVER_STATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_venue_switch_dhcp_server_states",
@@ -7034,7 +6681,7 @@ pub type PatchVenueSwitchDhcpServerStatesVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::patch_venue_switch_dhcp_server_states` (Change switch DHCP server state).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchVenueSwitchDhcpServerStates<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7069,16 +6716,6 @@ impl<'a> PatchVenueSwitchDhcpServerStates<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::EmptyResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_VENUE_VLANS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_vlans",
@@ -7108,7 +6745,7 @@ pub type QueryVenueVlansVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::query_venue_vlans` (Query venue VLANs).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueVlans<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7143,16 +6780,6 @@ impl<'a> QueryVenueVlans<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<SwitchVlanOverview>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<Vec<SwitchVlanOverview>>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_VENUE_TAGGED_VLANS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_tagged_vlans",
@@ -7172,7 +6799,7 @@ static QUERY_VENUE_TAGGED_VLANS: ruckus_one_runtime::internal::Operation = rucku
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueTaggedVlans<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7226,16 +6853,6 @@ impl<'a> QueryVenueTaggedVlans<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResult> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_VENUE_UNTAGGED_VLANS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_untagged_vlans",
@@ -7255,7 +6872,7 @@ static QUERY_VENUE_UNTAGGED_VLANS: ruckus_one_runtime::internal::Operation = ruc
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueUntaggedVlans<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7309,16 +6926,6 @@ impl<'a> QueryVenueUntaggedVlans<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResult> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_VENUE_VE_PORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_ve_ports",
@@ -7353,7 +6960,7 @@ pub type QueryVenueVePortsVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchNetworkingClient::query_venue_ve_ports` (Query venue VE ports).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueVePorts<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7407,16 +7014,6 @@ impl<'a> QueryVenueVePorts<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::QueryResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_VENUE_VLANS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_vlans",
@@ -7435,7 +7032,7 @@ static LIST_VENUE_VLANS: ruckus_one_runtime::internal::Operation = ruckus_one_ru
 /// Request builder for `SwitchNetworkingClient::list_venue_vlans` (List venue VLANs).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueVlans<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7464,16 +7061,6 @@ impl<'a> ListVenueVlans<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_VENUE_TRUSTED_PORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_trusted_ports",
@@ -7492,7 +7079,7 @@ static LIST_VENUE_TRUSTED_PORTS: ruckus_one_runtime::internal::Operation = rucku
 /// Request builder for `SwitchNetworkingClient::list_venue_trusted_ports` (List venue trusted ports).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueTrustedPorts<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7520,16 +7107,6 @@ impl<'a> ListVenueTrustedPorts<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static GET_VENUE_SETTING: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -7565,7 +7142,7 @@ pub type GetVenueSettingVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchNetworkingClient::get_venue_setting` (Get venue setting).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueSetting<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7599,16 +7176,6 @@ impl<'a> GetVenueSetting<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::VenueViewV1001> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::VenueViewV1001>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_SETTING: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -7644,7 +7211,7 @@ pub type UpdateVenueSettingVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchNetworkingClient::update_venue_setting` (Update venue setting).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueSetting<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7679,16 +7246,6 @@ impl<'a> UpdateVenueSetting<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::VenueResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::VenueResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static ADD_SWITCH_VLANS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_switch_vlans",
@@ -7718,7 +7275,7 @@ pub type AddSwitchVlansVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::add_switch_vlans` (Add switch vlans).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddSwitchVlans<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7752,16 +7309,6 @@ impl<'a> AddSwitchVlans<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::EmptyResponse>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static GET_VENUE_CONFIGURATION_HISTORY_DETAIL_BY_TRANSACTION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -7797,7 +7344,7 @@ pub type GetVenueConfigurationHistoryDetailByTransactionVersion = super::version
 /// Request builder for `SwitchNetworkingClient::get_venue_configuration_history_detail_by_transaction` (Get venue configuration history detail by transaction).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueConfigurationHistoryDetailByTransaction<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7860,16 +7407,6 @@ impl<'a> GetVenueConfigurationHistoryDetailByTransaction<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::ConfigurationHistoryView> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::ConfigurationHistoryView>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static SYNC_VENUE_ADMIN_PASSWORD_MULTIPLE_DEVICE_REQUESTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "sync_venue_admin_password_multiple_device_requests",
@@ -7899,7 +7436,7 @@ pub type SyncVenueAdminPasswordMultipleDeviceRequestsVersion = super::versions::
 /// Request builder for `SwitchNetworkingClient::sync_venue_admin_password_multiple_device_requests` (Sync venue admin password multiple device requests).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct SyncVenueAdminPasswordMultipleDeviceRequests<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7946,16 +7483,6 @@ impl<'a> SyncVenueAdminPasswordMultipleDeviceRequests<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::EmptyResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -8011,7 +7538,7 @@ pub type GetConfigurationHistoryByVenueVersion = super::versions::V1_1OrV1OrJson
 /// Request builder for `SwitchNetworkingClient::get_configuration_history_by_venue` (Get configuration history by venue).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetConfigurationHistoryByVenue<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -8067,16 +7594,6 @@ impl<'a> GetConfigurationHistoryByVenue<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ConfigurationHistoryVenueView> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<ConfigurationHistoryVenueView>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_VLAN_UNION_BY_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_vlan_union_by_venue",
@@ -8111,7 +7628,7 @@ pub type GetVlanUnionByVenueVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchNetworkingClient::get_vlan_union_by_venue` (Get vlan union by venue).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVlanUnionByVenue<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -8147,15 +7664,5 @@ impl<'a> GetVlanUnionByVenue<'a> {
         self,
     ) -> ruckus_one_runtime::Sending<'a, Vec<super::common::SwitchVlanView>> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<Vec<super::common::SwitchVlanView>>,
-    > {
-        self.req.send_json_with_response()
     }
 }

@@ -2902,7 +2902,7 @@ static LIST_VENUE_SWITCH_PROFILE_ACLS: ruckus_one_runtime::internal::Operation =
 /// Request builder for `SwitchProfilesClient::list_venue_switch_profile_acls` (List ACLs of the venue's switch profiles).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueSwitchProfileAcls<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2931,16 +2931,6 @@ impl<'a> ListVenueSwitchProfileAcls<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_VENUE_SWITCH_PROFILE_VLANS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switch_profile_vlans",
@@ -2959,7 +2949,7 @@ static LIST_VENUE_SWITCH_PROFILE_VLANS: ruckus_one_runtime::internal::Operation 
 /// Request builder for `SwitchProfilesClient::list_venue_switch_profile_vlans` (List VLANs of the venue's switch profiles).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueSwitchProfileVlans<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2990,16 +2980,6 @@ impl<'a> ListVenueSwitchProfileVlans<'a> {
     ) -> ruckus_one_runtime::Sending<'a, Vec<super::common::ProfileVlanView>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<Vec<super::common::ProfileVlanView>>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_VENUE_SWITCH_PROFILE_VLANS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switch_profile_vlans_v1",
@@ -3029,7 +3009,7 @@ pub type ListVenueSwitchProfileVlansV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchProfilesClient::list_venue_switch_profile_vlans_v1` (List VLANs of the venue's switch profiles (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueSwitchProfileVlansV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3064,16 +3044,6 @@ impl<'a> ListVenueSwitchProfileVlansV1<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<super::common::Vlan>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<Vec<super::common::Vlan>>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static ADD_SWITCH_PROFILE_TO_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_switch_profile_to_venue",
@@ -3103,7 +3073,7 @@ pub type AddSwitchProfileToVenueVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchProfilesClient::add_switch_profile_to_venue` (Apply switch profile to venue).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddSwitchProfileToVenue<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3147,16 +3117,6 @@ impl<'a> AddSwitchProfileToVenue<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3207,7 +3167,7 @@ pub type RemoveSwitchProfileFromVenueVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchProfilesClient::remove_switch_profile_from_venue` (Remove switch profile from venue).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveSwitchProfileFromVenue<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3251,16 +3211,6 @@ impl<'a> RemoveSwitchProfileFromVenue<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3311,7 +3261,7 @@ pub type AddCliTemplateToVenueVersion = super::versions::JsonOrJson_2;
 /// Request builder for `SwitchProfilesClient::add_cli_template_to_venue` (Apply CLI template to venue).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddCliTemplateToVenue<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3355,16 +3305,6 @@ impl<'a> AddCliTemplateToVenue<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3415,7 +3355,7 @@ pub type RemoveCliTemplateFromVenueVersion = super::versions::JsonOrJson_2;
 /// Request builder for `SwitchProfilesClient::remove_cli_template_from_venue` (Remove CLI template from venue).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveCliTemplateFromVenue<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3460,16 +3400,6 @@ impl<'a> RemoveCliTemplateFromVenue<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -3508,7 +3438,7 @@ static GET_SWITCH_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_
 /// Request builder for `SwitchProfilesClient::get_switch_profile` (Get switch profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSwitchProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3536,16 +3466,6 @@ impl<'a> GetSwitchProfile<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::ProfileView> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::ProfileView>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static GET_SWITCH_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -3576,7 +3496,7 @@ pub type GetSwitchProfileV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchProfilesClient::get_switch_profile_v1` (Get switch profile (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSwitchProfileV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3611,16 +3531,6 @@ impl<'a> GetSwitchProfileV1<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::ProfileV1> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::ProfileV1>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_SWITCH_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_profile",
@@ -3639,7 +3549,7 @@ static CREATE_SWITCH_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_o
 /// Request builder for `SwitchProfilesClient::create_switch_profile` (Create switch profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3677,16 +3587,6 @@ impl<'a> CreateSwitchProfile<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3737,7 +3637,7 @@ pub type CreateSwitchProfileV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchProfilesClient::create_switch_profile_v1` (Create switch profile (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchProfileV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3781,16 +3681,6 @@ impl<'a> CreateSwitchProfileV1<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3846,7 +3736,7 @@ pub type DeleteSwitchProfileVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchProfilesClient::delete_switch_profile` (Delete switch profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3890,16 +3780,6 @@ impl<'a> DeleteSwitchProfile<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3955,7 +3835,7 @@ pub type QuerySwitchProfilesVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchProfilesClient::query_switch_profiles` (Query switch profiles).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySwitchProfiles<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4009,16 +3889,6 @@ impl<'a> QuerySwitchProfiles<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::QueryResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_SWITCH_PROFILE_ACLS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_profile_acls",
@@ -4037,7 +3907,7 @@ static LIST_SWITCH_PROFILE_ACLS: ruckus_one_runtime::internal::Operation = rucku
 /// Request builder for `SwitchProfilesClient::list_switch_profile_acls` (List switch profile ACLs).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchProfileAcls<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4066,16 +3936,6 @@ impl<'a> ListSwitchProfileAcls<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_SWITCH_PROFILE_ACL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_profile_acl",
@@ -4095,7 +3955,7 @@ static CREATE_SWITCH_PROFILE_ACL: ruckus_one_runtime::internal::Operation = ruck
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchProfileAcl<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4130,16 +3990,6 @@ impl<'a> CreateSwitchProfileAcl<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_SWITCH_PROFILE_ACLS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_profile_acls",
@@ -4158,7 +4008,7 @@ static DELETE_SWITCH_PROFILE_ACLS: ruckus_one_runtime::internal::Operation = ruc
 /// Request builder for `SwitchProfilesClient::delete_switch_profile_acls` (Delete switch profile ACLs).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchProfileAcls<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4187,16 +4037,6 @@ impl<'a> DeleteSwitchProfileAcls<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_SWITCH_PROFILE_ACL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_profile_acl",
@@ -4215,7 +4055,7 @@ static GET_SWITCH_PROFILE_ACL: ruckus_one_runtime::internal::Operation = ruckus_
 /// Request builder for `SwitchProfilesClient::get_switch_profile_acl` (Get switch profile ACL).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSwitchProfileAcl<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4244,16 +4084,6 @@ impl<'a> GetSwitchProfileAcl<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_SWITCH_PROFILE_ACL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_profile_acl",
@@ -4273,7 +4103,7 @@ static UPDATE_SWITCH_PROFILE_ACL: ruckus_one_runtime::internal::Operation = ruck
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSwitchProfileAcl<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4308,16 +4138,6 @@ impl<'a> UpdateSwitchProfileAcl<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_SWITCH_PROFILE_ACL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_profile_acl",
@@ -4336,7 +4156,7 @@ static DELETE_SWITCH_PROFILE_ACL: ruckus_one_runtime::internal::Operation = ruck
 /// Request builder for `SwitchProfilesClient::delete_switch_profile_acl` (Delete switch profile ACL).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchProfileAcl<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4365,16 +4185,6 @@ impl<'a> DeleteSwitchProfileAcl<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_SWITCH_PROFILE_TRUSTED_PORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_profile_trusted_ports",
@@ -4393,7 +4203,7 @@ static LIST_SWITCH_PROFILE_TRUSTED_PORTS: ruckus_one_runtime::internal::Operatio
 /// Request builder for `SwitchProfilesClient::list_switch_profile_trusted_ports` (List switch profile trusted ports).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchProfileTrustedPorts<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4422,16 +4232,6 @@ impl<'a> ListSwitchProfileTrustedPorts<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_SWITCH_PROFILE_TRUSTED_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_profile_trusted_port",
@@ -4451,7 +4251,7 @@ static CREATE_SWITCH_PROFILE_TRUSTED_PORT: ruckus_one_runtime::internal::Operati
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchProfileTrustedPort<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4486,16 +4286,6 @@ impl<'a> CreateSwitchProfileTrustedPort<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_SWITCH_PROFILE_TRUSTED_PORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_profile_trusted_ports",
@@ -4514,7 +4304,7 @@ static DELETE_SWITCH_PROFILE_TRUSTED_PORTS: ruckus_one_runtime::internal::Operat
 /// Request builder for `SwitchProfilesClient::delete_switch_profile_trusted_ports` (Delete switch profile trusted ports).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchProfileTrustedPorts<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4543,16 +4333,6 @@ impl<'a> DeleteSwitchProfileTrustedPorts<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_SWITCH_PROFILE_TRUSTED_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_profile_trusted_port",
@@ -4571,7 +4351,7 @@ static GET_SWITCH_PROFILE_TRUSTED_PORT: ruckus_one_runtime::internal::Operation 
 /// Request builder for `SwitchProfilesClient::get_switch_profile_trusted_port` (Get switch profile trusted port).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSwitchProfileTrustedPort<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4600,16 +4380,6 @@ impl<'a> GetSwitchProfileTrustedPort<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_SWITCH_PROFILE_TRUSTED_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_profile_trusted_port",
@@ -4629,7 +4399,7 @@ static UPDATE_SWITCH_PROFILE_TRUSTED_PORT: ruckus_one_runtime::internal::Operati
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSwitchProfileTrustedPort<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4664,16 +4434,6 @@ impl<'a> UpdateSwitchProfileTrustedPort<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_SWITCH_PROFILE_TRUSTED_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_profile_trusted_port",
@@ -4692,7 +4452,7 @@ static DELETE_SWITCH_PROFILE_TRUSTED_PORT: ruckus_one_runtime::internal::Operati
 /// Request builder for `SwitchProfilesClient::delete_switch_profile_trusted_port` (Delete switch profile trusted port).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchProfileTrustedPort<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4721,16 +4481,6 @@ impl<'a> DeleteSwitchProfileTrustedPort<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_SWITCH_PROFILE_VLANS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_profile_vlans",
@@ -4749,7 +4499,7 @@ static LIST_SWITCH_PROFILE_VLANS: ruckus_one_runtime::internal::Operation = ruck
 /// Request builder for `SwitchProfilesClient::list_switch_profile_vlans` (List switch profile VLANs).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchProfileVlans<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4778,16 +4528,6 @@ impl<'a> ListSwitchProfileVlans<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_SWITCH_PROFILE_VLAN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_profile_vlan",
@@ -4806,7 +4546,7 @@ static CREATE_SWITCH_PROFILE_VLAN: ruckus_one_runtime::internal::Operation = ruc
 /// Request builder for `SwitchProfilesClient::create_switch_profile_vlan` (Create switch profile VLAN).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchProfileVlan<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4834,16 +4574,6 @@ impl<'a> CreateSwitchProfileVlan<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ProfileVlanResponse> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<ProfileVlanResponse>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static CREATE_SWITCH_PROFILE_VLAN_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -4874,7 +4604,7 @@ pub type CreateSwitchProfileVlanV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchProfilesClient::create_switch_profile_vlan_v1` (Create switch profile VLAN (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchProfileVlanV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4909,16 +4639,6 @@ impl<'a> CreateSwitchProfileVlanV1<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::Vlan> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::Vlan>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_SWITCH_PROFILE_VLANS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_profile_vlans",
@@ -4937,7 +4657,7 @@ static DELETE_SWITCH_PROFILE_VLANS: ruckus_one_runtime::internal::Operation = ru
 /// Request builder for `SwitchProfilesClient::delete_switch_profile_vlans` (Delete switch profile VLANs).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchProfileVlans<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4966,16 +4686,6 @@ impl<'a> DeleteSwitchProfileVlans<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_SWITCH_PROFILE_VLAN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_profile_vlan",
@@ -4994,7 +4704,7 @@ static GET_SWITCH_PROFILE_VLAN: ruckus_one_runtime::internal::Operation = ruckus
 /// Request builder for `SwitchProfilesClient::get_switch_profile_vlan` (Get switch profile VLAN).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSwitchProfileVlan<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5023,16 +4733,6 @@ impl<'a> GetSwitchProfileVlan<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_SWITCH_PROFILE_VLAN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_profile_vlan",
@@ -5052,7 +4752,7 @@ static UPDATE_SWITCH_PROFILE_VLAN: ruckus_one_runtime::internal::Operation = ruc
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSwitchProfileVlan<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5087,16 +4787,6 @@ impl<'a> UpdateSwitchProfileVlan<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_SWITCH_PROFILE_VLAN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_profile_vlan",
@@ -5115,7 +4805,7 @@ static DELETE_SWITCH_PROFILE_VLAN: ruckus_one_runtime::internal::Operation = ruc
 /// Request builder for `SwitchProfilesClient::delete_switch_profile_vlan` (Delete switch profile VLAN).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchProfileVlan<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5144,16 +4834,6 @@ impl<'a> DeleteSwitchProfileVlan<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_CLI_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_cli_templates",
@@ -5172,7 +4852,7 @@ static LIST_CLI_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_
 /// Request builder for `SwitchProfilesClient::list_cli_templates` (List CLI templates).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListCliTemplates<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5201,16 +4881,6 @@ impl<'a> ListCliTemplates<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_CLI_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_cli_template",
@@ -5229,7 +4899,7 @@ static CREATE_CLI_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one
 /// Request builder for `SwitchProfilesClient::create_cli_template` (Create CLI template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateCliTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5267,16 +4937,6 @@ impl<'a> CreateCliTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::EmptyResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5327,7 +4987,7 @@ pub type CreateCliTemplateV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchProfilesClient::create_cli_template_v1` (Create CLI template (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateCliTemplateV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5361,16 +5021,6 @@ impl<'a> CreateCliTemplateV1<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, AcxCliTemplateV1> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<AcxCliTemplateV1>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static QUERY_CLI_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -5406,7 +5056,7 @@ pub type QueryCliTemplatesVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchProfilesClient::query_cli_templates` (Query CLI templates).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryCliTemplates<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5460,16 +5110,6 @@ impl<'a> QueryCliTemplates<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::QueryResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_CLI_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_cli_templates",
@@ -5504,7 +5144,7 @@ pub type DeleteCliTemplatesVersion = super::versions::V1OrV1_2OrJson;
 /// Request builder for `SwitchProfilesClient::delete_cli_templates` (Delete CLI templates).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteCliTemplates<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5549,16 +5189,6 @@ impl<'a> DeleteCliTemplates<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -5597,7 +5227,7 @@ static GET_CLI_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_ru
 /// Request builder for `SwitchProfilesClient::get_cli_template` (Get CLI template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetCliTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5625,16 +5255,6 @@ impl<'a> GetCliTemplate<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, AcxCliTemplateView> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<AcxCliTemplateView>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static GET_CLI_TEMPLATE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -5665,7 +5285,7 @@ pub type GetCliTemplateV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchProfilesClient::get_cli_template_v1` (Get CLI template (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetCliTemplateV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5700,16 +5320,6 @@ impl<'a> GetCliTemplateV1<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, AcxCliTemplateV1> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<AcxCliTemplateV1>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_CLI_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_cli_template",
@@ -5728,7 +5338,7 @@ static UPDATE_CLI_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one
 /// Request builder for `SwitchProfilesClient::update_cli_template` (Update CLI template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateCliTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5766,16 +5376,6 @@ impl<'a> UpdateCliTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::EmptyResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5826,7 +5426,7 @@ pub type UpdateCliTemplateV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchProfilesClient::update_cli_template_v1` (Update CLI template (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateCliTemplateV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5860,16 +5460,6 @@ impl<'a> UpdateCliTemplateV1<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, AcxCliTemplateV1> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<AcxCliTemplateV1>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static DELETE_CLI_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -5905,7 +5495,7 @@ pub type DeleteCliTemplateVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchProfilesClient::delete_cli_template` (Delete CLI template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteCliTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5950,16 +5540,6 @@ impl<'a> DeleteCliTemplate<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -5998,7 +5578,7 @@ static CREATE_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::internal::Operation = 
 /// Request builder for `SwitchProfilesClient::create_web_auth_page_template` (Create web authentication page template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateWebAuthPageTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6026,16 +5606,6 @@ impl<'a> CreateWebAuthPageTemplate<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, WebAuthPageTemplateResponse> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<WebAuthPageTemplateResponse>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static CREATE_WEB_AUTH_PAGE_TEMPLATE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -6066,7 +5636,7 @@ pub type CreateWebAuthPageTemplateV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchProfilesClient::create_web_auth_page_template_v1` (Create web authentication page template (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateWebAuthPageTemplateV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6100,16 +5670,6 @@ impl<'a> CreateWebAuthPageTemplateV1<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, WebAuthPageTemplate> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<WebAuthPageTemplate>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static QUERY_WEB_AUTH_PAGE_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -6145,7 +5705,7 @@ pub type QueryWebAuthPageTemplatesVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchProfilesClient::query_web_auth_page_templates` (Query web authentication page templates).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryWebAuthPageTemplates<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6199,16 +5759,6 @@ impl<'a> QueryWebAuthPageTemplates<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::QueryResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_web_auth_page_template",
@@ -6227,7 +5777,7 @@ static GET_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruc
 /// Request builder for `SwitchProfilesClient::get_web_auth_page_template` (Get web authentication page template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWebAuthPageTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6255,16 +5805,6 @@ impl<'a> GetWebAuthPageTemplate<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, WebAuthPageTemplateView> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<WebAuthPageTemplateView>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static GET_WEB_AUTH_PAGE_TEMPLATE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -6295,7 +5835,7 @@ pub type GetWebAuthPageTemplateV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchProfilesClient::get_web_auth_page_template_v1` (Get web authentication page template (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWebAuthPageTemplateV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6329,16 +5869,6 @@ impl<'a> GetWebAuthPageTemplateV1<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, WebAuthPageTemplate> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<WebAuthPageTemplate>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static DELETE_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -6374,7 +5904,7 @@ pub type DeleteWebAuthPageTemplateVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchProfilesClient::delete_web_auth_page_template` (Delete web authentication page template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteWebAuthPageTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6409,16 +5939,6 @@ impl<'a> DeleteWebAuthPageTemplate<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::AsyncResult> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_WEB_AUTH_PAGE_TEMPLATE_SWITCHES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_web_auth_page_template_switches",
@@ -6437,7 +5957,7 @@ static LIST_WEB_AUTH_PAGE_TEMPLATE_SWITCHES: ruckus_one_runtime::internal::Opera
 /// Request builder for `SwitchProfilesClient::list_web_auth_page_template_switches` (List switches of a web authentication page template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListWebAuthPageTemplateSwitches<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6465,16 +5985,6 @@ impl<'a> ListWebAuthPageTemplateSwitches<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<SwitchAndVenueView>> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<Vec<SwitchAndVenueView>>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static LIST_WEB_AUTH_PAGE_TEMPLATE_SWITCHES_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -6505,7 +6015,7 @@ pub type ListWebAuthPageTemplateSwitchesV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchProfilesClient::list_web_auth_page_template_switches_v1` (List switches of a web authentication page template (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListWebAuthPageTemplateSwitchesV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6539,16 +6049,6 @@ impl<'a> ListWebAuthPageTemplateSwitchesV1<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, WebAuthPageTemplate> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<WebAuthPageTemplate>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static PUT_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -6584,7 +6084,7 @@ pub type PutWebAuthPageTemplateVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchProfilesClient::put_web_auth_page_template` (Put web auth page template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PutWebAuthPageTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6618,16 +6118,6 @@ impl<'a> PutWebAuthPageTemplate<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, WebAuthPageTemplateResponse> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<WebAuthPageTemplateResponse>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static UPDATE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -6663,7 +6153,7 @@ pub type UpdateProfileVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchProfilesClient::update_profile` (Update profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6707,16 +6197,6 @@ impl<'a> UpdateProfile<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::EmptyResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -6772,7 +6252,7 @@ pub type GetProfilesByVenueIdVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchProfilesClient::get_profiles_by_venue_id` (Get profiles by venue id).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetProfilesByVenueId<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6809,16 +6289,6 @@ impl<'a> GetProfilesByVenueId<'a> {
     ) -> ruckus_one_runtime::Sending<'a, Vec<super::common::ProfileView>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<Vec<super::common::ProfileView>>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_CLI_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_cli_templates",
@@ -6854,7 +6324,7 @@ pub type GetCliTemplatesVersion = super::versions::V1_1OrV1OrJson;
 ///
 /// Optional parameters: [`category`](Self::category).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetCliTemplates<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6896,15 +6366,5 @@ impl<'a> GetCliTemplates<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<AcxCliTemplateSampleView>> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<Vec<AcxCliTemplateSampleView>>,
-    > {
-        self.req.send_json_with_response()
     }
 }

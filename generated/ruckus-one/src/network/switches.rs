@@ -4813,7 +4813,7 @@ static LIST_VENUE_SWITCHES: ruckus_one_runtime::internal::Operation = ruckus_one
 /// Request builder for `SwitchesClient::list_venue_switches` (List switches of a venue).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueSwitches<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4844,16 +4844,6 @@ impl<'a> ListVenueSwitches<'a> {
     ) -> ruckus_one_runtime::Sending<'a, Vec<super::common::IcxSwitchView>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<Vec<super::common::IcxSwitchView>>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_VENUE_SWITCHES_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switches_v1",
@@ -4883,7 +4873,7 @@ pub type ListVenueSwitchesV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::list_venue_switches_v1` (List switches of a venue (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueSwitchesV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4918,13 +4908,6 @@ impl<'a> ListVenueSwitchesV1<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, IcxSwitch> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<IcxSwitch>> {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_VENUE_SWITCH: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch",
@@ -4954,7 +4937,7 @@ pub type CreateVenueSwitchVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::create_venue_switch` (Add switches to a venue).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueSwitch<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4998,16 +4981,6 @@ impl<'a> CreateVenueSwitch<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5058,7 +5031,7 @@ pub type DeleteVenueSwitchesVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::delete_venue_switches` (Delete switches of a venue).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueSwitches<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5102,16 +5075,6 @@ impl<'a> DeleteVenueSwitches<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5163,7 +5126,7 @@ pub type CreateVenueSwitchImportRequestVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueSwitchImportRequest<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5214,16 +5177,6 @@ impl<'a> CreateVenueSwitchImportRequest<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -5273,7 +5226,7 @@ pub type GetVenueSwitchVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::get_venue_switch` (Get switch).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueSwitch<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5308,16 +5261,6 @@ impl<'a> GetVenueSwitch<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::Switch> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::Switch>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_SWITCH: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_switch",
@@ -5347,7 +5290,7 @@ pub type UpdateVenueSwitchVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::update_venue_switch` (Update switch).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueSwitch<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5382,16 +5325,6 @@ impl<'a> UpdateVenueSwitch<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, IcxSwitchResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<IcxSwitchResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static ADD_VENUE_SWITCH: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_venue_switch",
@@ -5421,7 +5354,7 @@ pub type AddVenueSwitchVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::add_venue_switch` (Post switch).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddVenueSwitch<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5465,16 +5398,6 @@ impl<'a> AddVenueSwitch<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5525,7 +5448,7 @@ pub type DeleteVenueSwitchVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::delete_venue_switch` (Delete switch).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueSwitch<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5569,16 +5492,6 @@ impl<'a> DeleteVenueSwitch<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5629,7 +5542,7 @@ pub type UpdateVenueSwitchPositionsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::update_venue_switch_positions` (Update switch positions).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueSwitchPositions<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5673,16 +5586,6 @@ impl<'a> UpdateVenueSwitchPositions<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5733,7 +5636,7 @@ pub type GetVenueSwitchPortSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::get_venue_switch_port_settings` (Get switch port settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueSwitchPortSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5768,13 +5671,6 @@ impl<'a> GetVenueSwitchPortSettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<PortView>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Vec<PortView>>> {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_SWITCH_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_switch_port_settings",
@@ -5804,7 +5700,7 @@ pub type UpdateVenueSwitchPortSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::update_venue_switch_port_settings` (Update switch port settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueSwitchPortSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5839,13 +5735,6 @@ impl<'a> UpdateVenueSwitchPortSettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, PortResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<PortResponse>> {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_VENUE_SWITCH_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch_port_settings",
@@ -5875,7 +5764,7 @@ pub type CreateVenueSwitchPortSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::create_venue_switch_port_settings` (Post switch port settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueSwitchPortSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5910,13 +5799,6 @@ impl<'a> CreateVenueSwitchPortSettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<PortView>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Vec<PortView>>> {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_VENUE_SWITCHES_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switches_port_settings",
@@ -5946,7 +5828,7 @@ pub type CreateVenueSwitchesPortSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::create_venue_switches_port_settings` (Post port settings of several switches).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueSwitchesPortSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5981,13 +5863,6 @@ impl<'a> CreateVenueSwitchesPortSettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<PortView>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Vec<PortView>>> {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_SWITCHES_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_switches_port_settings",
@@ -6017,7 +5892,7 @@ pub type UpdateVenueSwitchesPortSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::update_venue_switches_port_settings` (Update port settings of several switches).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueSwitchesPortSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6052,13 +5927,6 @@ impl<'a> UpdateVenueSwitchesPortSettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, PortResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<PortResponse>> {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_VENUE_SWITCH_DEVICE_REQUEST: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch_device_request",
@@ -6088,7 +5956,7 @@ pub type CreateVenueSwitchDeviceRequestVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::create_venue_switch_device_request` (Sync or reboot switch).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueSwitchDeviceRequest<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6132,16 +6000,6 @@ impl<'a> CreateVenueSwitchDeviceRequest<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -6192,7 +6050,7 @@ pub type CreateVenueSwitchPowerCycleRequestVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::create_venue_switch_power_cycle_request` (Power-cycle switch ports).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueSwitchPowerCycleRequest<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6230,16 +6088,6 @@ impl<'a> CreateVenueSwitchPowerCycleRequest<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::EmptyResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_VENUE_SWITCHES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_switches",
@@ -6269,7 +6117,7 @@ pub type QueryVenueSwitchesVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::query_venue_switches` (Query switches).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueSwitches<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6323,16 +6171,6 @@ impl<'a> QueryVenueSwitches<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, SwitchQueryResult> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<SwitchQueryResult>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_VENUE_SWITCH_MEMBERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_switch_members",
@@ -6352,7 +6190,7 @@ static QUERY_VENUE_SWITCH_MEMBERS: ruckus_one_runtime::internal::Operation = ruc
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueSwitchMembers<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6406,16 +6244,6 @@ impl<'a> QueryVenueSwitchMembers<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResult> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_VENUE_SWITCH_PORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_switch_ports",
@@ -6445,7 +6273,7 @@ pub type QueryVenueSwitchPortsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::query_venue_switch_ports` (Query switch ports).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueSwitchPorts<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6503,16 +6331,6 @@ impl<'a> QueryVenueSwitchPorts<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::SwitchPortQueryResult> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::SwitchPortQueryResult>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_VENUE_SWITCH_CLIENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_switch_clients",
@@ -6542,7 +6360,7 @@ pub type QueryVenueSwitchClientsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::query_venue_switch_clients` (Query switch clients).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueSwitchClients<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6600,16 +6418,6 @@ impl<'a> QueryVenueSwitchClients<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::SwitchClientQueryResult> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::SwitchClientQueryResult>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static EXPORT_VENUE_SWITCHES_CSV: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "export_venue_switches_csv",
@@ -6639,7 +6447,7 @@ pub type ExportVenueSwitchesCsvVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::export_venue_switches_csv` (Export switches as CSV).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ExportVenueSwitchesCsv<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6674,13 +6482,6 @@ impl<'a> ExportVenueSwitchesCsv<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, String> {
         self.req.send_text()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<String>> {
-        self.req.send_text_with_response()
-    }
 }
 static FETCH_VENUE_SWITCH_AGGREGATION_DETAILS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "fetch_venue_switch_aggregation_details",
@@ -6710,7 +6511,7 @@ pub type FetchVenueSwitchAggregationDetailsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::fetch_venue_switch_aggregation_details` (Get switch aggregation details).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct FetchVenueSwitchAggregationDetails<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6767,16 +6568,6 @@ impl<'a> FetchVenueSwitchAggregationDetails<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, QueryResponseGroupedSwitch> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<QueryResponseGroupedSwitch>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_VENUE_SWITCH_IMPORT_RESULTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_switch_import_results",
@@ -6806,7 +6597,7 @@ pub type GetVenueSwitchImportResultsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::get_venue_switch_import_results` (Get switch import results).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueSwitchImportResults<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6841,16 +6632,6 @@ impl<'a> GetVenueSwitchImportResults<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ImportSwitchResultView> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<ImportSwitchResultView>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_VENUE_STACK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_stack",
@@ -6880,7 +6661,7 @@ pub type DeleteVenueStackVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::delete_venue_stack` (Delete switch stack).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueStack<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6915,16 +6696,6 @@ impl<'a> DeleteVenueStack<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::EmptyResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_VENUE_SWITCH_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_settings",
@@ -6943,7 +6714,7 @@ static DELETE_VENUE_SWITCH_SETTINGS: ruckus_one_runtime::internal::Operation = r
 /// Request builder for `SwitchesClient::delete_venue_switch_settings` (Delete venue switch settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueSwitchSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6971,15 +6742,5 @@ impl<'a> DeleteVenueSwitchSettings<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
     }
 }

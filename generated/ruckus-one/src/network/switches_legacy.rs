@@ -2179,7 +2179,7 @@ static LIST_SWITCHES_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_on
 /// Request builder for `SwitchesLegacyClient::list_switches_legacy` (List switches (venue-less)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchesLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2208,16 +2208,6 @@ impl<'a> ListSwitchesLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_SWITCH_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_legacy",
@@ -2236,7 +2226,7 @@ static CREATE_SWITCH_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_on
 /// Request builder for `SwitchesLegacyClient::create_switch_legacy` (Add switches (venue-less)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2265,16 +2255,6 @@ impl<'a> CreateSwitchLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_SWITCHES_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switches_legacy",
@@ -2293,7 +2273,7 @@ static DELETE_SWITCHES_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_
 /// Request builder for `SwitchesLegacyClient::delete_switches_legacy` (Delete switches (venue-less)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchesLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2322,16 +2302,6 @@ impl<'a> DeleteSwitchesLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_SWITCH_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_legacy",
@@ -2350,7 +2320,7 @@ static GET_SWITCH_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_r
 /// Request builder for `SwitchesLegacyClient::get_switch_legacy` (Get switch (venue-less)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSwitchLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2379,16 +2349,6 @@ impl<'a> GetSwitchLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::Switch> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::Switch>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_SWITCH_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_legacy",
@@ -2408,7 +2368,7 @@ static UPDATE_SWITCH_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_on
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSwitchLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2443,16 +2403,6 @@ impl<'a> UpdateSwitchLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static ADD_SWITCH_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_switch_legacy",
@@ -2472,7 +2422,7 @@ static ADD_SWITCH_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_r
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddSwitchLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2507,16 +2457,6 @@ impl<'a> AddSwitchLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_SWITCH_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_legacy",
@@ -2535,7 +2475,7 @@ static DELETE_SWITCH_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_on
 /// Request builder for `SwitchesLegacyClient::delete_switch_legacy` (Delete switch (venue-less)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2564,16 +2504,6 @@ impl<'a> DeleteSwitchLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_SWITCH_POSITIONS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_positions_legacy",
@@ -2593,7 +2523,7 @@ static UPDATE_SWITCH_POSITIONS_LEGACY: ruckus_one_runtime::internal::Operation =
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSwitchPositionsLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2628,16 +2558,6 @@ impl<'a> UpdateSwitchPositionsLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_SWITCH_PORT_SETTINGS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_port_settings_legacy",
@@ -2656,7 +2576,7 @@ static GET_SWITCH_PORT_SETTINGS_LEGACY: ruckus_one_runtime::internal::Operation 
 /// Request builder for `SwitchesLegacyClient::get_switch_port_settings_legacy` (Get switch port settings (venue-less)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSwitchPortSettingsLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2685,16 +2605,6 @@ impl<'a> GetSwitchPortSettingsLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_SWITCH_PORT_SETTINGS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_port_settings_legacy",
@@ -2714,7 +2624,7 @@ static UPDATE_SWITCH_PORT_SETTINGS_LEGACY: ruckus_one_runtime::internal::Operati
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSwitchPortSettingsLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2749,16 +2659,6 @@ impl<'a> UpdateSwitchPortSettingsLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_SWITCH_PORT_SETTINGS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_port_settings_legacy",
@@ -2777,7 +2677,7 @@ static CREATE_SWITCH_PORT_SETTINGS_LEGACY: ruckus_one_runtime::internal::Operati
 /// Request builder for `SwitchesLegacyClient::create_switch_port_settings_legacy` (Post switch port settings (venue-less)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchPortSettingsLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2806,16 +2706,6 @@ impl<'a> CreateSwitchPortSettingsLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_SWITCH_VLANS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_vlans_legacy",
@@ -2834,7 +2724,7 @@ static LIST_SWITCH_VLANS_LEGACY: ruckus_one_runtime::internal::Operation = rucku
 /// Request builder for `SwitchesLegacyClient::list_switch_vlans_legacy` (List switch VLANs (venue-less)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchVlansLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2863,16 +2753,6 @@ impl<'a> ListSwitchVlansLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_SWITCH_VLAN_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_vlan_legacy",
@@ -2892,7 +2772,7 @@ static CREATE_SWITCH_VLAN_LEGACY: ruckus_one_runtime::internal::Operation = ruck
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchVlanLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2927,16 +2807,6 @@ impl<'a> CreateSwitchVlanLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_SWITCH_VLANS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_vlans_legacy",
@@ -2955,7 +2825,7 @@ static DELETE_SWITCH_VLANS_LEGACY: ruckus_one_runtime::internal::Operation = ruc
 /// Request builder for `SwitchesLegacyClient::delete_switch_vlans_legacy` (Delete switch VLANs (venue-less)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchVlansLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2984,16 +2854,6 @@ impl<'a> DeleteSwitchVlansLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_SWITCH_VLAN_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_vlan_legacy",
@@ -3012,7 +2872,7 @@ static GET_SWITCH_VLAN_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_
 /// Request builder for `SwitchesLegacyClient::get_switch_vlan_legacy` (Get switch VLAN (venue-less)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSwitchVlanLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3041,16 +2901,6 @@ impl<'a> GetSwitchVlanLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_SWITCH_VLAN_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_vlan_legacy",
@@ -3070,7 +2920,7 @@ static UPDATE_SWITCH_VLAN_LEGACY: ruckus_one_runtime::internal::Operation = ruck
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSwitchVlanLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3105,16 +2955,6 @@ impl<'a> UpdateSwitchVlanLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_SWITCH_VLAN_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_vlan_legacy",
@@ -3133,7 +2973,7 @@ static DELETE_SWITCH_VLAN_LEGACY: ruckus_one_runtime::internal::Operation = ruck
 /// Request builder for `SwitchesLegacyClient::delete_switch_vlan_legacy` (Delete switch VLAN (venue-less)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchVlanLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3162,16 +3002,6 @@ impl<'a> DeleteSwitchVlanLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_SWITCH_VE_PORTS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_ve_ports_legacy",
@@ -3190,7 +3020,7 @@ static LIST_SWITCH_VE_PORTS_LEGACY: ruckus_one_runtime::internal::Operation = ru
 /// Request builder for `SwitchesLegacyClient::list_switch_ve_ports_legacy` (List switch VE ports (venue-less)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchVePortsLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3219,16 +3049,6 @@ impl<'a> ListSwitchVePortsLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_ve_port_legacy",
@@ -3248,7 +3068,7 @@ static CREATE_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::internal::Operation = r
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchVePortLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3283,16 +3103,6 @@ impl<'a> CreateSwitchVePortLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_SWITCH_VE_PORTS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_ve_ports_legacy",
@@ -3311,7 +3121,7 @@ static DELETE_SWITCH_VE_PORTS_LEGACY: ruckus_one_runtime::internal::Operation = 
 /// Request builder for `SwitchesLegacyClient::delete_switch_ve_ports_legacy` (Delete switch VE ports (venue-less)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchVePortsLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3340,16 +3150,6 @@ impl<'a> DeleteSwitchVePortsLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_ve_port_legacy",
@@ -3368,7 +3168,7 @@ static GET_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::internal::Operation = ruck
 /// Request builder for `SwitchesLegacyClient::get_switch_ve_port_legacy` (Get switch VE port (venue-less)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSwitchVePortLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3397,16 +3197,6 @@ impl<'a> GetSwitchVePortLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_ve_port_legacy",
@@ -3426,7 +3216,7 @@ static UPDATE_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::internal::Operation = r
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSwitchVePortLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3461,16 +3251,6 @@ impl<'a> UpdateSwitchVePortLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_ve_port_legacy",
@@ -3489,7 +3269,7 @@ static DELETE_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::internal::Operation = r
 /// Request builder for `SwitchesLegacyClient::delete_switch_ve_port_legacy` (Delete switch VE port (venue-less)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchVePortLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3518,16 +3298,6 @@ impl<'a> DeleteSwitchVePortLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_SWITCH_STATIC_ROUTES_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_static_routes_legacy",
@@ -3546,7 +3316,7 @@ static LIST_SWITCH_STATIC_ROUTES_LEGACY: ruckus_one_runtime::internal::Operation
 /// Request builder for `SwitchesLegacyClient::list_switch_static_routes_legacy` (List switch static routes (venue-less)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchStaticRoutesLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3575,16 +3345,6 @@ impl<'a> ListSwitchStaticRoutesLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_static_route_legacy",
@@ -3604,7 +3364,7 @@ static CREATE_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::internal::Operatio
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchStaticRouteLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3639,16 +3399,6 @@ impl<'a> CreateSwitchStaticRouteLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_SWITCH_STATIC_ROUTES_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_static_routes_legacy",
@@ -3667,7 +3417,7 @@ static DELETE_SWITCH_STATIC_ROUTES_LEGACY: ruckus_one_runtime::internal::Operati
 /// Request builder for `SwitchesLegacyClient::delete_switch_static_routes_legacy` (Delete switch static routes (venue-less)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchStaticRoutesLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3696,16 +3446,6 @@ impl<'a> DeleteSwitchStaticRoutesLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_static_route_legacy",
@@ -3724,7 +3464,7 @@ static GET_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::internal::Operation =
 /// Request builder for `SwitchesLegacyClient::get_switch_static_route_legacy` (Get switch static route (venue-less)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSwitchStaticRouteLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3753,16 +3493,6 @@ impl<'a> GetSwitchStaticRouteLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_static_route_legacy",
@@ -3782,7 +3512,7 @@ static UPDATE_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::internal::Operatio
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSwitchStaticRouteLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3817,16 +3547,6 @@ impl<'a> UpdateSwitchStaticRouteLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_static_route_legacy",
@@ -3845,7 +3565,7 @@ static DELETE_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::internal::Operatio
 /// Request builder for `SwitchesLegacyClient::delete_switch_static_route_legacy` (Delete switch static route (venue-less)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchStaticRouteLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3874,16 +3594,6 @@ impl<'a> DeleteSwitchStaticRouteLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_SWITCH_LAGS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_lags_legacy",
@@ -3902,7 +3612,7 @@ static LIST_SWITCH_LAGS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus
 /// Request builder for `SwitchesLegacyClient::list_switch_lags_legacy` (List switch LAGs (venue-less)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchLagsLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3931,16 +3641,6 @@ impl<'a> ListSwitchLagsLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_SWITCH_LAG_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_lag_legacy",
@@ -3960,7 +3660,7 @@ static CREATE_SWITCH_LAG_LEGACY: ruckus_one_runtime::internal::Operation = rucku
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchLagLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3995,16 +3695,6 @@ impl<'a> CreateSwitchLagLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_SWITCH_LAGS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_lags_legacy",
@@ -4023,7 +3713,7 @@ static DELETE_SWITCH_LAGS_LEGACY: ruckus_one_runtime::internal::Operation = ruck
 /// Request builder for `SwitchesLegacyClient::delete_switch_lags_legacy` (Delete switch LAGs (venue-less)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchLagsLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4052,16 +3742,6 @@ impl<'a> DeleteSwitchLagsLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_SWITCH_LAG_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_lag_legacy",
@@ -4080,7 +3760,7 @@ static GET_SWITCH_LAG_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_o
 /// Request builder for `SwitchesLegacyClient::get_switch_lag_legacy` (Get switch LAG (venue-less)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSwitchLagLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4109,16 +3789,6 @@ impl<'a> GetSwitchLagLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_SWITCH_LAG_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_lag_legacy",
@@ -4138,7 +3808,7 @@ static UPDATE_SWITCH_LAG_LEGACY: ruckus_one_runtime::internal::Operation = rucku
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSwitchLagLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4173,16 +3843,6 @@ impl<'a> UpdateSwitchLagLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_SWITCH_LAG_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_lag_legacy",
@@ -4201,7 +3861,7 @@ static DELETE_SWITCH_LAG_LEGACY: ruckus_one_runtime::internal::Operation = rucku
 /// Request builder for `SwitchesLegacyClient::delete_switch_lag_legacy` (Delete switch LAG (venue-less)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchLagLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4230,16 +3890,6 @@ impl<'a> DeleteSwitchLagLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_SWITCH_DHCP_SERVERS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_dhcp_servers_legacy",
@@ -4258,7 +3908,7 @@ static LIST_SWITCH_DHCP_SERVERS_LEGACY: ruckus_one_runtime::internal::Operation 
 /// Request builder for `SwitchesLegacyClient::list_switch_dhcp_servers_legacy` (List switch DHCP servers (venue-less)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchDhcpServersLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4287,16 +3937,6 @@ impl<'a> ListSwitchDhcpServersLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_dhcp_server_legacy",
@@ -4316,7 +3956,7 @@ static CREATE_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::internal::Operation
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchDhcpServerLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4351,16 +3991,6 @@ impl<'a> CreateSwitchDhcpServerLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_SWITCH_DHCP_SERVERS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_dhcp_servers_legacy",
@@ -4379,7 +4009,7 @@ static DELETE_SWITCH_DHCP_SERVERS_LEGACY: ruckus_one_runtime::internal::Operatio
 /// Request builder for `SwitchesLegacyClient::delete_switch_dhcp_servers_legacy` (Delete switch DHCP servers (venue-less)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchDhcpServersLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4408,16 +4038,6 @@ impl<'a> DeleteSwitchDhcpServersLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_dhcp_server_legacy",
@@ -4436,7 +4056,7 @@ static GET_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::internal::Operation = 
 /// Request builder for `SwitchesLegacyClient::get_switch_dhcp_server_legacy` (Get switch DHCP server (venue-less)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSwitchDhcpServerLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4465,16 +4085,6 @@ impl<'a> GetSwitchDhcpServerLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_dhcp_server_legacy",
@@ -4494,7 +4104,7 @@ static UPDATE_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::internal::Operation
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSwitchDhcpServerLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4529,16 +4139,6 @@ impl<'a> UpdateSwitchDhcpServerLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_dhcp_server_legacy",
@@ -4557,7 +4157,7 @@ static DELETE_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::internal::Operation
 /// Request builder for `SwitchesLegacyClient::delete_switch_dhcp_server_legacy` (Delete switch DHCP server (venue-less)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchDhcpServerLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4586,16 +4186,6 @@ impl<'a> DeleteSwitchDhcpServerLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_SWITCH_VLANS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_switch_vlans_legacy",
@@ -4615,7 +4205,7 @@ static QUERY_SWITCH_VLANS_LEGACY: ruckus_one_runtime::internal::Operation = ruck
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySwitchVlansLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4669,16 +4259,6 @@ impl<'a> QuerySwitchVlansLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResult> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_SWITCH_VE_PORTS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_switch_ve_ports_legacy",
@@ -4698,7 +4278,7 @@ static QUERY_SWITCH_VE_PORTS_LEGACY: ruckus_one_runtime::internal::Operation = r
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySwitchVePortsLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4752,16 +4332,6 @@ impl<'a> QuerySwitchVePortsLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResult> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_SWITCH_DHCP_SERVERS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_switch_dhcp_servers_legacy",
@@ -4781,7 +4351,7 @@ static QUERY_SWITCH_DHCP_SERVERS_LEGACY: ruckus_one_runtime::internal::Operation
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySwitchDhcpServersLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4835,16 +4405,6 @@ impl<'a> QuerySwitchDhcpServersLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResult> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_SWITCH_ACLS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_switch_acls_legacy",
@@ -4864,7 +4424,7 @@ static QUERY_SWITCH_ACLS_LEGACY: ruckus_one_runtime::internal::Operation = rucku
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySwitchAclsLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4918,16 +4478,6 @@ impl<'a> QuerySwitchAclsLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResult> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_SWITCH_CONFIG_BACKUPS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_switch_config_backups_legacy",
@@ -4947,7 +4497,7 @@ static QUERY_SWITCH_CONFIG_BACKUPS_LEGACY: ruckus_one_runtime::internal::Operati
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySwitchConfigBackupsLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5003,16 +4553,6 @@ impl<'a> QuerySwitchConfigBackupsLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResult> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_SWITCH_ACLS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_acls_legacy",
@@ -5031,7 +4571,7 @@ static LIST_SWITCH_ACLS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus
 /// Request builder for `SwitchesLegacyClient::list_switch_acls_legacy` (List switch ACLs (venue-less)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchAclsLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5060,16 +4600,6 @@ impl<'a> ListSwitchAclsLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_SWITCH_ACL_UNIONS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_acl_unions_legacy",
@@ -5088,7 +4618,7 @@ static LIST_SWITCH_ACL_UNIONS_LEGACY: ruckus_one_runtime::internal::Operation = 
 /// Request builder for `SwitchesLegacyClient::list_switch_acl_unions_legacy` (List switch ACL unions (venue-less)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchAclUnionsLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5117,16 +4647,6 @@ impl<'a> ListSwitchAclUnionsLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_SWITCH_VLAN_UNIONS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_vlan_unions_legacy",
@@ -5145,7 +4665,7 @@ static LIST_SWITCH_VLAN_UNIONS_LEGACY: ruckus_one_runtime::internal::Operation =
 /// Request builder for `SwitchesLegacyClient::list_switch_vlan_unions_legacy` (List switch VLAN unions (venue-less)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchVlanUnionsLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5174,16 +4694,6 @@ impl<'a> ListSwitchVlanUnionsLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_SWITCH_DEVICE_REQUEST_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_device_request_legacy",
@@ -5203,7 +4713,7 @@ static CREATE_SWITCH_DEVICE_REQUEST_LEGACY: ruckus_one_runtime::internal::Operat
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchDeviceRequestLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5238,16 +4748,6 @@ impl<'a> CreateSwitchDeviceRequestLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static PATCH_SWITCH_DHCP_SERVER_STATES_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_switch_dhcp_server_states_legacy",
@@ -5267,7 +4767,7 @@ static PATCH_SWITCH_DHCP_SERVER_STATES_LEGACY: ruckus_one_runtime::internal::Ope
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchSwitchDhcpServerStatesLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5302,16 +4802,6 @@ impl<'a> PatchSwitchDhcpServerStatesLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_SWITCH_CONFIG_HIST_DETAILS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_switch_config_hist_details_legacy",
@@ -5331,7 +4821,7 @@ static QUERY_SWITCH_CONFIG_HIST_DETAILS_LEGACY: ruckus_one_runtime::internal::Op
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySwitchConfigHistDetailsLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5391,16 +4881,6 @@ impl<'a> QuerySwitchConfigHistDetailsLegacy<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::SwitchConfigHistoryPage> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::SwitchConfigHistoryPage>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_SWITCH_TRANSACTION_CONFIG_HIST_DETAILS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_transaction_config_hist_details_legacy",
@@ -5419,7 +4899,7 @@ static LIST_SWITCH_TRANSACTION_CONFIG_HIST_DETAILS_LEGACY: ruckus_one_runtime::i
 /// Request builder for `SwitchesLegacyClient::list_switch_transaction_config_hist_details_legacy` (List configuration history of a transaction (venue-less)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchTransactionConfigHistDetailsLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5448,16 +4928,6 @@ impl<'a> ListSwitchTransactionConfigHistDetailsLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_SWITCH_CONFIG_BACKUPS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_config_backups_legacy",
@@ -5476,7 +4946,7 @@ static LIST_SWITCH_CONFIG_BACKUPS_LEGACY: ruckus_one_runtime::internal::Operatio
 /// Request builder for `SwitchesLegacyClient::list_switch_config_backups_legacy` (List switch configuration backups (venue-less)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchConfigBackupsLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5505,16 +4975,6 @@ impl<'a> ListSwitchConfigBackupsLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_config_backup_legacy",
@@ -5534,7 +4994,7 @@ static CREATE_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::internal::Operati
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchConfigBackupLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5569,16 +5029,6 @@ impl<'a> CreateSwitchConfigBackupLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_SWITCH_CONFIG_BACKUPS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_config_backups_legacy",
@@ -5597,7 +5047,7 @@ static DELETE_SWITCH_CONFIG_BACKUPS_LEGACY: ruckus_one_runtime::internal::Operat
 /// Request builder for `SwitchesLegacyClient::delete_switch_config_backups_legacy` (Delete switch configuration backups (venue-less)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchConfigBackupsLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5626,16 +5076,6 @@ impl<'a> DeleteSwitchConfigBackupsLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_config_backup_legacy",
@@ -5654,7 +5094,7 @@ static GET_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::internal::Operation 
 /// Request builder for `SwitchesLegacyClient::get_switch_config_backup_legacy` (Get switch configuration backup (venue-less)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSwitchConfigBackupLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5683,16 +5123,6 @@ impl<'a> GetSwitchConfigBackupLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_config_backup_legacy",
@@ -5711,7 +5141,7 @@ static DELETE_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::internal::Operati
 /// Request builder for `SwitchesLegacyClient::delete_switch_config_backup_legacy` (Delete switch configuration backup (venue-less)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSwitchConfigBackupLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5740,16 +5170,6 @@ impl<'a> DeleteSwitchConfigBackupLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static PATCH_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_switch_config_backup_legacy",
@@ -5769,7 +5189,7 @@ static PATCH_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::internal::Operatio
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchSwitchConfigBackupLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5804,16 +5224,6 @@ impl<'a> PatchSwitchConfigBackupLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_SWITCH_CONFIG_BACKUP_COMPARISON_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_config_backup_comparison_legacy",
@@ -5833,7 +5243,7 @@ static CREATE_SWITCH_CONFIG_BACKUP_COMPARISON_LEGACY: ruckus_one_runtime::intern
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchConfigBackupComparisonLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5868,16 +5278,6 @@ impl<'a> CreateSwitchConfigBackupComparisonLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_SWITCH_CONFIG_BACKUP_FORMATTED_CONFIGS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_config_backup_formatted_configs_legacy",
@@ -5896,7 +5296,7 @@ static GET_SWITCH_CONFIG_BACKUP_FORMATTED_CONFIGS_LEGACY: ruckus_one_runtime::in
 /// Request builder for `SwitchesLegacyClient::get_switch_config_backup_formatted_configs_legacy` (Get formatted backup configuration (venue-less)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSwitchConfigBackupFormattedConfigsLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5925,16 +5325,6 @@ impl<'a> GetSwitchConfigBackupFormattedConfigsLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_SWITCH_DHCP_SERVER_LEASE_TABLES_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_dhcp_server_lease_tables_legacy",
@@ -5953,7 +5343,7 @@ static LIST_SWITCH_DHCP_SERVER_LEASE_TABLES_LEGACY: ruckus_one_runtime::internal
 /// Request builder for `SwitchesLegacyClient::list_switch_dhcp_server_lease_tables_legacy` (List switch DHCP lease tables (venue-less)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListSwitchDhcpServerLeaseTablesLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5982,16 +5372,6 @@ impl<'a> ListSwitchDhcpServerLeaseTablesLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_SWITCH_DEBUG_REQUEST_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_debug_request_legacy",
@@ -6011,7 +5391,7 @@ static CREATE_SWITCH_DEBUG_REQUEST_LEGACY: ruckus_one_runtime::internal::Operati
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSwitchDebugRequestLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6046,16 +5426,6 @@ impl<'a> CreateSwitchDebugRequestLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_SWITCH_DEBUG_REQUEST_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_debug_request_legacy",
@@ -6074,7 +5444,7 @@ static GET_SWITCH_DEBUG_REQUEST_LEGACY: ruckus_one_runtime::internal::Operation 
 /// Request builder for `SwitchesLegacyClient::get_switch_debug_request_legacy` (Get switch troubleshooting result (venue-less)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSwitchDebugRequestLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6103,16 +5473,6 @@ impl<'a> GetSwitchDebugRequestLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static EXPORT_SWITCHES_CSV_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "export_switches_csv_legacy",
@@ -6132,7 +5492,7 @@ static EXPORT_SWITCHES_CSV_LEGACY: ruckus_one_runtime::internal::Operation = ruc
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ExportSwitchesCsvLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6167,13 +5527,6 @@ impl<'a> ExportSwitchesCsvLegacy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, bytes::Bytes> {
         self.req.send_bytes()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<bytes::Bytes>> {
-        self.req.send_bytes_with_response()
-    }
 }
 static QUERY_SWITCH_PORTS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_switch_ports_legacy",
@@ -6193,7 +5546,7 @@ static QUERY_SWITCH_PORTS_LEGACY: ruckus_one_runtime::internal::Operation = ruck
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySwitchPortsLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6251,16 +5604,6 @@ impl<'a> QuerySwitchPortsLegacy<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::SwitchPortQueryResult> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::SwitchPortQueryResult>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_SWITCH_CLIENTS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_switch_clients_legacy",
@@ -6280,7 +5623,7 @@ static QUERY_SWITCH_CLIENTS_LEGACY: ruckus_one_runtime::internal::Operation = ru
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySwitchClientsLegacy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6337,15 +5680,5 @@ impl<'a> QuerySwitchClientsLegacy<'a> {
         self,
     ) -> ruckus_one_runtime::Sending<'a, super::common::SwitchClientQueryResult> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::SwitchClientQueryResult>,
-    > {
-        self.req.send_json_with_response()
     }
 }

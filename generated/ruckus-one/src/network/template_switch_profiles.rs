@@ -337,7 +337,7 @@ pub type AddSwitchProfileToVenueTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `TemplateSwitchProfilesClient::add_switch_profile_to_venue_template` (Add switch profile to venue template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddSwitchProfileToVenueTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -381,16 +381,6 @@ impl<'a> AddSwitchProfileToVenueTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -441,7 +431,7 @@ pub type RemoveSwitchProfileFromVenueTemplateVersion = super::versions::V1OrJson
 /// Request builder for `TemplateSwitchProfilesClient::remove_switch_profile_from_venue_template` (Remove switch profile from venue template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveSwitchProfileFromVenueTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -488,16 +478,6 @@ impl<'a> RemoveSwitchProfileFromVenueTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -553,7 +533,7 @@ pub type QueryTemplateSwitchProfilesVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `TemplateSwitchProfilesClient::query_template_switch_profiles` (Query switch profile templates).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryTemplateSwitchProfiles<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -607,16 +587,6 @@ impl<'a> QueryTemplateSwitchProfiles<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::QueryResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_TEMPLATE_SWITCH_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_template_switch_profile",
@@ -646,7 +616,7 @@ pub type CreateTemplateSwitchProfileVersion = super::versions::V1_1OrJson;
 /// Request builder for `TemplateSwitchProfilesClient::create_template_switch_profile` (Create switch profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateTemplateSwitchProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -691,16 +661,6 @@ impl<'a> CreateTemplateSwitchProfile<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -739,7 +699,7 @@ static CREATE_TEMPLATE_SWITCH_PROFILE_V1: ruckus_one_runtime::internal::Operatio
 /// Request builder for `TemplateSwitchProfilesClient::create_template_switch_profile_v1` (Create switch profile template (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateTemplateSwitchProfileV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -777,16 +737,6 @@ impl<'a> CreateTemplateSwitchProfileV1<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -837,7 +787,7 @@ pub type GetTemplateSwitchProfileVersion = super::versions::V1_1OrJson;
 /// Request builder for `TemplateSwitchProfilesClient::get_template_switch_profile` (Get switch profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetTemplateSwitchProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -872,16 +822,6 @@ impl<'a> GetTemplateSwitchProfile<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::ProfileView> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::ProfileView>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_TEMPLATE_SWITCH_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_template_switch_profile_v1",
@@ -900,7 +840,7 @@ static GET_TEMPLATE_SWITCH_PROFILE_V1: ruckus_one_runtime::internal::Operation =
 /// Request builder for `TemplateSwitchProfilesClient::get_template_switch_profile_v1` (Get switch profile template (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetTemplateSwitchProfileV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -928,16 +868,6 @@ impl<'a> GetTemplateSwitchProfileV1<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::ProfileV1> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::ProfileV1>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static DELETE_TEMPLATE_SWITCH_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -973,7 +903,7 @@ pub type DeleteTemplateSwitchProfileVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `TemplateSwitchProfilesClient::delete_template_switch_profile` (Delete switch profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteTemplateSwitchProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1017,16 +947,6 @@ impl<'a> DeleteTemplateSwitchProfile<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -1082,7 +1002,7 @@ pub type UpdateProfileTemplateVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `TemplateSwitchProfilesClient::update_profile_template` (Update profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateProfileTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1126,16 +1046,6 @@ impl<'a> UpdateProfileTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::EmptyResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -1191,7 +1101,7 @@ pub type GetProfileTemplatesByVenueIdVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `TemplateSwitchProfilesClient::get_profile_templates_by_venue_id` (Get profile templates by venue id).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetProfileTemplatesByVenueId<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1227,15 +1137,5 @@ impl<'a> GetProfileTemplatesByVenueId<'a> {
         self,
     ) -> ruckus_one_runtime::Sending<'a, Vec<super::common::ProfileView>> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<Vec<super::common::ProfileView>>,
-    > {
-        self.req.send_json_with_response()
     }
 }

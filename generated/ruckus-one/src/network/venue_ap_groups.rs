@@ -529,7 +529,7 @@ pub type GetVenueApGroupVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApGroupsClient::get_venue_ap_group` (Get AP group).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApGroup<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -564,16 +564,6 @@ impl<'a> GetVenueApGroup<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::VenueApGroup> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::VenueApGroup>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_AP_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_group",
@@ -603,7 +593,7 @@ pub type UpdateVenueApGroupVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApGroupsClient::update_venue_ap_group` (Update AP group).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApGroup<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -647,16 +637,6 @@ impl<'a> UpdateVenueApGroup<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -707,7 +687,7 @@ pub type DeleteVenueApGroupVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApGroupsClient::delete_venue_ap_group` (Delete AP group).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueApGroup<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -751,16 +731,6 @@ impl<'a> DeleteVenueApGroup<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -811,7 +781,7 @@ pub type CreateVenueApGroupApVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApGroupsClient::create_venue_ap_group_ap` (Add AP to AP group).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueApGroupAp<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -855,16 +825,6 @@ impl<'a> CreateVenueApGroupAp<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -915,7 +875,7 @@ pub type AddApToVenueApGroupVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApGroupsClient::add_ap_to_venue_ap_group` (Move AP into AP group).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddApToVenueApGroup<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -959,16 +919,6 @@ impl<'a> AddApToVenueApGroup<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -1019,7 +969,7 @@ pub type QueryVenueApGroupsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApGroupsClient::query_venue_ap_groups` (Query AP groups).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueApGroups<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1079,16 +1029,6 @@ impl<'a> QueryVenueApGroups<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::QueryResponseApGroupQueryData> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::QueryResponseApGroupQueryData>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_VENUE_AP_GROUP_AP_MODEL_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_group_ap_model_antenna_type_settings",
@@ -1107,7 +1047,7 @@ static GET_VENUE_AP_GROUP_AP_MODEL_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::in
 /// Request builder for `VenueApGroupsClient::get_venue_ap_group_ap_model_antenna_type_settings` (Get AP group per-model antenna type settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApGroupApModelAntennaTypeSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1136,16 +1076,6 @@ impl<'a> GetVenueApGroupApModelAntennaTypeSettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_AP_GROUP_AP_MODEL_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_group_ap_model_antenna_type_settings",
@@ -1165,7 +1095,7 @@ static UPDATE_VENUE_AP_GROUP_AP_MODEL_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime:
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApGroupApModelAntennaTypeSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1200,16 +1130,6 @@ impl<'a> UpdateVenueApGroupApModelAntennaTypeSettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_VENUE_AP_GROUP_AP_MODEL_BAND_MODE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_group_ap_model_band_mode_settings",
@@ -1228,7 +1148,7 @@ static GET_VENUE_AP_GROUP_AP_MODEL_BAND_MODE_SETTINGS: ruckus_one_runtime::inter
 /// Request builder for `VenueApGroupsClient::get_venue_ap_group_ap_model_band_mode_settings` (Get AP group per-model band mode settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApGroupApModelBandModeSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1257,16 +1177,6 @@ impl<'a> GetVenueApGroupApModelBandModeSettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_AP_GROUP_AP_MODEL_BAND_MODE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_group_ap_model_band_mode_settings",
@@ -1286,7 +1196,7 @@ static UPDATE_VENUE_AP_GROUP_AP_MODEL_BAND_MODE_SETTINGS: ruckus_one_runtime::in
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApGroupApModelBandModeSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1321,16 +1231,6 @@ impl<'a> UpdateVenueApGroupApModelBandModeSettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_VENUE_AP_GROUP_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_group_ap_model_external_antenna_settings",
@@ -1349,7 +1249,7 @@ static GET_VENUE_AP_GROUP_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime
 /// Request builder for `VenueApGroupsClient::get_venue_ap_group_ap_model_external_antenna_settings` (Get AP group per-model external antenna settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApGroupApModelExternalAntennaSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1378,16 +1278,6 @@ impl<'a> GetVenueApGroupApModelExternalAntennaSettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_AP_GROUP_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_group_ap_model_external_antenna_settings",
@@ -1407,7 +1297,7 @@ static UPDATE_VENUE_AP_GROUP_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runt
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApGroupApModelExternalAntennaSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1442,16 +1332,6 @@ impl<'a> UpdateVenueApGroupApModelExternalAntennaSettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_VENUE_AP_GROUP_RADIO_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_group_radio_settings",
@@ -1470,7 +1350,7 @@ static GET_VENUE_AP_GROUP_RADIO_SETTINGS: ruckus_one_runtime::internal::Operatio
 /// Request builder for `VenueApGroupsClient::get_venue_ap_group_radio_settings` (Get AP group radio settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApGroupRadioSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1499,16 +1379,6 @@ impl<'a> GetVenueApGroupRadioSettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_AP_GROUP_RADIO_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_group_radio_settings",
@@ -1528,7 +1398,7 @@ static UPDATE_VENUE_AP_GROUP_RADIO_SETTINGS: ruckus_one_runtime::internal::Opera
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApGroupRadioSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1563,16 +1433,6 @@ impl<'a> UpdateVenueApGroupRadioSettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_VENUE_AP_GROUP_AP_MODEL_CAPABILITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_group_ap_model_capabilities",
@@ -1591,7 +1451,7 @@ static GET_VENUE_AP_GROUP_AP_MODEL_CAPABILITIES: ruckus_one_runtime::internal::O
 /// Request builder for `VenueApGroupsClient::get_venue_ap_group_ap_model_capabilities` (Get AP group AP model capabilities).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApGroupApModelCapabilities<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1620,16 +1480,6 @@ impl<'a> GetVenueApGroupApModelCapabilities<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_VENUE_AP_GROUP_WIFI_AVAILABLE_CHANNELS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_group_wifi_available_channels",
@@ -1648,7 +1498,7 @@ static GET_VENUE_AP_GROUP_WIFI_AVAILABLE_CHANNELS: ruckus_one_runtime::internal:
 /// Request builder for `VenueApGroupsClient::get_venue_ap_group_wifi_available_channels` (Get AP group available Wi-Fi channels).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApGroupWifiAvailableChannels<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1676,15 +1526,5 @@ impl<'a> GetVenueApGroupWifiAvailableChannels<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
     }
 }

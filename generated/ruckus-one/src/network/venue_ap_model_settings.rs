@@ -1120,7 +1120,7 @@ pub type GetVenueApModelAntennaTypeSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::get_venue_ap_model_antenna_type_settings` (Get venue AP per-model antenna type settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApModelAntennaTypeSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1160,16 +1160,6 @@ impl<'a> GetVenueApModelAntennaTypeSettings<'a> {
     ) -> ruckus_one_runtime::Sending<'a, Vec<VenueApModelAntennaTypeSettings>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<Vec<VenueApModelAntennaTypeSettings>>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_AP_MODEL_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_model_antenna_type_settings",
@@ -1199,7 +1189,7 @@ pub type UpdateVenueApModelAntennaTypeSettingsVersion = super::versions::V1OrJso
 /// Request builder for `VenueApModelSettingsClient::update_venue_ap_model_antenna_type_settings` (Update venue AP per-model antenna type settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApModelAntennaTypeSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1246,16 +1236,6 @@ impl<'a> UpdateVenueApModelAntennaTypeSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -1306,7 +1286,7 @@ pub type GetVenueApModelBandModeSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::get_venue_ap_model_band_mode_settings` (Get venue AP per-model band mode settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApModelBandModeSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1346,16 +1326,6 @@ impl<'a> GetVenueApModelBandModeSettings<'a> {
     > {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<Vec<super::common::VenueApModelBandModeSettings>>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_AP_MODEL_BAND_MODE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_model_band_mode_settings",
@@ -1385,7 +1355,7 @@ pub type UpdateVenueApModelBandModeSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::update_venue_ap_model_band_mode_settings` (Update venue AP per-model band mode settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApModelBandModeSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1432,16 +1402,6 @@ impl<'a> UpdateVenueApModelBandModeSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -1492,7 +1452,7 @@ pub type GetVenueApModelExternalAntennaSettingsVersion = super::versions::V1OrJs
 /// Request builder for `VenueApModelSettingsClient::get_venue_ap_model_external_antenna_settings` (Get venue AP per-model external antenna settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApModelExternalAntennaSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1535,18 +1495,6 @@ impl<'a> GetVenueApModelExternalAntennaSettings<'a> {
     > {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<
-            Vec<super::common::VenueApModelExternalAntennaSettings>,
-        >,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_model_external_antenna_settings",
@@ -1576,7 +1524,7 @@ pub type UpdateVenueApModelExternalAntennaSettingsVersion = super::versions::V1O
 /// Request builder for `VenueApModelSettingsClient::update_venue_ap_model_external_antenna_settings` (Update venue AP per-model external antenna settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApModelExternalAntennaSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1624,16 +1572,6 @@ impl<'a> UpdateVenueApModelExternalAntennaSettings<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -1672,7 +1610,7 @@ static GET_VENUE_AP_MODEL_LAN_PORT_SETTINGS: ruckus_one_runtime::internal::Opera
 /// Request builder for `VenueApModelSettingsClient::get_venue_ap_model_lan_port_settings` (Get venue AP per-model LAN port settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApModelLanPortSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1701,16 +1639,6 @@ impl<'a> GetVenueApModelLanPortSettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_AP_MODEL_LAN_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_model_lan_port_settings",
@@ -1730,7 +1658,7 @@ static UPDATE_VENUE_AP_MODEL_LAN_PORT_SETTINGS: ruckus_one_runtime::internal::Op
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApModelLanPortSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1765,16 +1693,6 @@ impl<'a> UpdateVenueApModelLanPortSettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_VENUE_AP_MODEL_LED_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_model_led_settings",
@@ -1804,7 +1722,7 @@ pub type GetVenueApModelLedSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::get_venue_ap_model_led_settings` (Get venue AP per-model LED settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApModelLedSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1841,16 +1759,6 @@ impl<'a> GetVenueApModelLedSettings<'a> {
     ) -> ruckus_one_runtime::Sending<'a, Vec<super::common::VenueApModelLedSettings>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<Vec<super::common::VenueApModelLedSettings>>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_AP_MODEL_LED_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_model_led_settings",
@@ -1880,7 +1788,7 @@ pub type UpdateVenueApModelLedSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::update_venue_ap_model_led_settings` (Update venue AP per-model LED settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApModelLedSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1924,16 +1832,6 @@ impl<'a> UpdateVenueApModelLedSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -1984,7 +1882,7 @@ pub type GetVenueApModelUsbPortSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::get_venue_ap_model_usb_port_settings` (Get venue AP per-model USB port settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApModelUsbPortSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2021,16 +1919,6 @@ impl<'a> GetVenueApModelUsbPortSettings<'a> {
     ) -> ruckus_one_runtime::Sending<'a, Vec<VenueApModelUsbPortSettings>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<Vec<VenueApModelUsbPortSettings>>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_AP_MODEL_USB_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_model_usb_port_settings",
@@ -2060,7 +1948,7 @@ pub type UpdateVenueApModelUsbPortSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::update_venue_ap_model_usb_port_settings` (Update venue AP per-model USB port settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApModelUsbPortSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2104,16 +1992,6 @@ impl<'a> UpdateVenueApModelUsbPortSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -2164,7 +2042,7 @@ pub type GetVenueApModelCapabilitiesVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::get_venue_ap_model_capabilities` (Get venue AP model capabilities).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApModelCapabilities<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2201,16 +2079,6 @@ impl<'a> GetVenueApModelCapabilities<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApModelCapabilities> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::VenueApModelCapabilities>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_VENUE_AP_MODEL_LAN_PORT_SPECIFIC_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_model_lan_port_specific_settings",
@@ -2240,7 +2108,7 @@ pub type GetVenueApModelLanPortSpecificSettingsVersion = super::versions::V1OrJs
 /// Request builder for `VenueApModelSettingsClient::get_venue_ap_model_lan_port_specific_settings` (Get venue AP model LAN port specific settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApModelLanPortSpecificSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2280,16 +2148,6 @@ impl<'a> GetVenueApModelLanPortSpecificSettings<'a> {
     ) -> ruckus_one_runtime::Sending<'a, VenueApModelLanPortSpecificSettings> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<VenueApModelLanPortSpecificSettings>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_AP_MODEL_LAN_PORT_SPECIFIC_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_model_lan_port_specific_settings",
@@ -2319,7 +2177,7 @@ pub type UpdateVenueApModelLanPortSpecificSettingsVersion = super::versions::V1O
 /// Request builder for `VenueApModelSettingsClient::update_venue_ap_model_lan_port_specific_settings` (Update venue AP model LAN port specific settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApModelLanPortSpecificSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2366,16 +2224,6 @@ impl<'a> UpdateVenueApModelLanPortSpecificSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -2426,7 +2274,7 @@ pub type GetVenueApModelPortSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::get_venue_ap_model_port_settings` (Get venue AP model LAN port settings (one port)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApModelPortSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2461,16 +2309,6 @@ impl<'a> GetVenueApModelPortSettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, VenueApModelLanPortSettings> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<VenueApModelLanPortSettings>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_AP_MODEL_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_model_port_settings",
@@ -2500,7 +2338,7 @@ pub type UpdateVenueApModelPortSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApModelSettingsClient::update_venue_ap_model_port_settings` (Update venue AP model LAN port settings (one port)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApModelPortSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2544,16 +2382,6 @@ impl<'a> UpdateVenueApModelPortSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -2604,7 +2432,7 @@ pub type AddEthernetPortProfileToVenueApModelLanPortVersion = super::versions::V
 /// Request builder for `VenueApModelSettingsClient::add_ethernet_port_profile_to_venue_ap_model_lan_port` (Add Ethernet port profile to venue AP model LAN port).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddEthernetPortProfileToVenueApModelLanPort<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2651,16 +2479,6 @@ impl<'a> AddEthernetPortProfileToVenueApModelLanPort<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -2711,7 +2529,7 @@ pub type RemoveEthernetPortProfileFromVenueApModelLanPortVersion = super::versio
 /// Request builder for `VenueApModelSettingsClient::remove_ethernet_port_profile_from_venue_ap_model_lan_port` (Remove Ethernet port profile from venue AP model LAN port).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveEthernetPortProfileFromVenueApModelLanPort<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2759,16 +2577,6 @@ impl<'a> RemoveEthernetPortProfileFromVenueApModelLanPort<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -2807,7 +2615,7 @@ static LIST_VENUE_AP_MODELS: ruckus_one_runtime::internal::Operation = ruckus_on
 /// Request builder for `VenueApModelSettingsClient::list_venue_ap_models` (List venue AP models).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueApModels<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2835,16 +2643,6 @@ impl<'a> ListVenueApModels<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static DEACTIVATE_CLIENT_ISOLATION_PROFILE_ON_VENUE_AP_MODEL_LAN_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -2875,7 +2673,7 @@ pub type DeactivateClientIsolationProfileOnVenueApModelLanPortVersion = super::v
 /// Request builder for `VenueApModelSettingsClient::deactivate_client_isolation_profile_on_venue_ap_model_lan_port` (Deactivate client isolation profile on venue ap model lan port).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateClientIsolationProfileOnVenueApModelLanPort<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2922,16 +2720,6 @@ impl<'a> DeactivateClientIsolationProfileOnVenueApModelLanPort<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -2982,7 +2770,7 @@ pub type ActivateClientIsolationProfileOnVenueApModelLanPortVersion = super::ver
 /// Request builder for `VenueApModelSettingsClient::activate_client_isolation_profile_on_venue_ap_model_lan_port` (Activate client isolation profile on venue ap model lan port).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateClientIsolationProfileOnVenueApModelLanPort<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3029,16 +2817,6 @@ impl<'a> ActivateClientIsolationProfileOnVenueApModelLanPort<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3089,7 +2867,7 @@ pub type DeactivateSoftGreProfileOnVenueApModelLanPortVersion = super::versions:
 /// Request builder for `VenueApModelSettingsClient::deactivate_soft_gre_profile_on_venue_ap_model_lan_port` (Deactivate soft gre profile on venue ap model lan port).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateSoftGreProfileOnVenueApModelLanPort<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3136,16 +2914,6 @@ impl<'a> DeactivateSoftGreProfileOnVenueApModelLanPort<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3197,7 +2965,7 @@ pub type ActivateSoftGreProfileOnVenueApModelLanPortVersion = super::versions::V
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateSoftGreProfileOnVenueApModelLanPort<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3250,16 +3018,6 @@ impl<'a> ActivateSoftGreProfileOnVenueApModelLanPort<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.

@@ -1722,7 +1722,7 @@ pub type GetVenueApBssColoringSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::get_venue_ap_bss_coloring_settings` (Get venue AP BSS coloring settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApBssColoringSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1759,16 +1759,6 @@ impl<'a> GetVenueApBssColoringSettings<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApBssColoringSettings> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::VenueApBssColoringSettings>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_bss_coloring_settings",
@@ -1798,7 +1788,7 @@ pub type UpdateVenueApBssColoringSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::update_venue_ap_bss_coloring_settings` (Update venue AP BSS coloring settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApBssColoringSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1842,16 +1832,6 @@ impl<'a> UpdateVenueApBssColoringSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -1902,7 +1882,7 @@ pub type GetVenueApCellularSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::get_venue_ap_cellular_settings` (Get venue AP cellular settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApCellularSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1939,16 +1919,6 @@ impl<'a> GetVenueApCellularSettings<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApCellularSettings> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::VenueApCellularSettings>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_AP_CELLULAR_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_cellular_settings",
@@ -1978,7 +1948,7 @@ pub type UpdateVenueApCellularSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::update_venue_ap_cellular_settings` (Update venue AP cellular settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApCellularSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2022,16 +1992,6 @@ impl<'a> UpdateVenueApCellularSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -2082,7 +2042,7 @@ pub type GetVenueApClientAdmissionControlSettingsVersion = super::versions::V1Or
 /// Request builder for `VenueApSettingsClient::get_venue_ap_client_admission_control_settings` (Get venue AP client admission control settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApClientAdmissionControlSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2125,18 +2085,6 @@ impl<'a> GetVenueApClientAdmissionControlSettings<'a> {
     > {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<
-            super::common::VenueApClientAdmissionControlSettings,
-        >,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_client_admission_control_settings",
@@ -2166,7 +2114,7 @@ pub type UpdateVenueApClientAdmissionControlSettingsVersion = super::versions::V
 /// Request builder for `VenueApSettingsClient::update_venue_ap_client_admission_control_settings` (Update venue AP client admission control settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApClientAdmissionControlSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2213,16 +2161,6 @@ impl<'a> UpdateVenueApClientAdmissionControlSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -2273,7 +2211,7 @@ pub type GetVenueApDirectedMulticastSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::get_venue_ap_directed_multicast_settings` (Get venue AP directed multicast settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApDirectedMulticastSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2316,16 +2254,6 @@ impl<'a> GetVenueApDirectedMulticastSettings<'a> {
     > {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::VenueApDirectedMulticastSettings>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_directed_multicast_settings",
@@ -2355,7 +2283,7 @@ pub type UpdateVenueApDirectedMulticastSettingsVersion = super::versions::V1OrJs
 /// Request builder for `VenueApSettingsClient::update_venue_ap_directed_multicast_settings` (Update venue AP directed multicast settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApDirectedMulticastSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2402,16 +2330,6 @@ impl<'a> UpdateVenueApDirectedMulticastSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -2462,7 +2380,7 @@ pub type GetVenueApDosProtectionSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::get_venue_ap_dos_protection_settings` (Get venue AP DoS protection settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApDosProtectionSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2499,16 +2417,6 @@ impl<'a> GetVenueApDosProtectionSettings<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApDosProtectionSettings> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::VenueApDosProtectionSettings>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_AP_DOS_PROTECTION_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_dos_protection_settings",
@@ -2538,7 +2446,7 @@ pub type UpdateVenueApDosProtectionSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::update_venue_ap_dos_protection_settings` (Update venue AP DoS protection settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApDosProtectionSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2586,16 +2494,6 @@ impl<'a> UpdateVenueApDosProtectionSettings<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -2634,7 +2532,7 @@ static GET_VENUE_AP_IOT_SETTINGS: ruckus_one_runtime::internal::Operation = ruck
 /// Request builder for `VenueApSettingsClient::get_venue_ap_iot_settings` (Get venue AP IoT settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApIotSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2663,16 +2561,6 @@ impl<'a> GetVenueApIotSettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_AP_IOT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_iot_settings",
@@ -2692,7 +2580,7 @@ static UPDATE_VENUE_AP_IOT_SETTINGS: ruckus_one_runtime::internal::Operation = r
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApIotSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2727,16 +2615,6 @@ impl<'a> UpdateVenueApIotSettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_VENUE_AP_IP_MODE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_ip_mode_settings",
@@ -2755,7 +2633,7 @@ static GET_VENUE_AP_IP_MODE_SETTINGS: ruckus_one_runtime::internal::Operation = 
 /// Request builder for `VenueApSettingsClient::get_venue_ap_ip_mode_settings` (Get venue AP IP mode settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApIpModeSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2784,16 +2662,6 @@ impl<'a> GetVenueApIpModeSettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_AP_IP_MODE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_ip_mode_settings",
@@ -2813,7 +2681,7 @@ static UPDATE_VENUE_AP_IP_MODE_SETTINGS: ruckus_one_runtime::internal::Operation
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApIpModeSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2848,16 +2716,6 @@ impl<'a> UpdateVenueApIpModeSettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_VENUE_AP_LOAD_BALANCING_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_load_balancing_settings",
@@ -2887,7 +2745,7 @@ pub type GetVenueApLoadBalancingSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::get_venue_ap_load_balancing_settings` (Get venue AP load balancing settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApLoadBalancingSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2924,16 +2782,6 @@ impl<'a> GetVenueApLoadBalancingSettings<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApLoadBalancingSettings> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::VenueApLoadBalancingSettings>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_AP_LOAD_BALANCING_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_load_balancing_settings",
@@ -2963,7 +2811,7 @@ pub type UpdateVenueApLoadBalancingSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::update_venue_ap_load_balancing_settings` (Update venue AP load balancing settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApLoadBalancingSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3010,16 +2858,6 @@ impl<'a> UpdateVenueApLoadBalancingSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3070,7 +2908,7 @@ pub type GetVenueApManagementTrafficVlanSettingsVersion = super::versions::V1OrJ
 /// Request builder for `VenueApSettingsClient::get_venue_ap_management_traffic_vlan_settings` (Get venue AP management traffic VLAN settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApManagementTrafficVlanSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3110,16 +2948,6 @@ impl<'a> GetVenueApManagementTrafficVlanSettings<'a> {
     ) -> ruckus_one_runtime::Sending<'a, VenueApManagementTrafficVlanSettings> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<VenueApManagementTrafficVlanSettings>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_management_traffic_vlan_settings",
@@ -3149,7 +2977,7 @@ pub type UpdateVenueApManagementTrafficVlanSettingsVersion = super::versions::V1
 /// Request builder for `VenueApSettingsClient::update_venue_ap_management_traffic_vlan_settings` (Update venue AP management traffic VLAN settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApManagementTrafficVlanSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3196,16 +3024,6 @@ impl<'a> UpdateVenueApManagementTrafficVlanSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3256,7 +3074,7 @@ pub type GetVenueApMeshSettingsVersion = super::versions::V1_1OrJson;
 /// Request builder for `VenueApSettingsClient::get_venue_ap_mesh_settings` (Get venue AP mesh settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApMeshSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3293,16 +3111,6 @@ impl<'a> GetVenueApMeshSettings<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApMeshSettings> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::VenueApMeshSettings>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_VENUE_AP_MESH_SETTINGS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_mesh_settings_v1",
@@ -3321,7 +3129,7 @@ static GET_VENUE_AP_MESH_SETTINGS_V1: ruckus_one_runtime::internal::Operation = 
 /// Request builder for `VenueApSettingsClient::get_venue_ap_mesh_settings_v1` (Get venue AP mesh settings (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApMeshSettingsV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3349,16 +3157,6 @@ impl<'a> GetVenueApMeshSettingsV1<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, VenueApMeshSettingsV1> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<VenueApMeshSettingsV1>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_AP_MESH_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -3389,7 +3187,7 @@ pub type UpdateVenueApMeshSettingsVersion = super::versions::V1_1OrJson;
 /// Request builder for `VenueApSettingsClient::update_venue_ap_mesh_settings` (Update venue AP mesh settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApMeshSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3434,16 +3232,6 @@ impl<'a> UpdateVenueApMeshSettings<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -3482,7 +3270,7 @@ static UPDATE_VENUE_AP_MESH_SETTINGS_V1: ruckus_one_runtime::internal::Operation
 /// Request builder for `VenueApSettingsClient::update_venue_ap_mesh_settings_v1` (Update venue AP mesh settings (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApMeshSettingsV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3520,16 +3308,6 @@ impl<'a> UpdateVenueApMeshSettingsV1<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3580,7 +3358,7 @@ pub type GetVenueApMulticastDnsFencingSettingsVersion = super::versions::V1OrJso
 /// Request builder for `VenueApSettingsClient::get_venue_ap_multicast_dns_fencing_settings` (Get venue AP multicast DNS fencing settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApMulticastDnsFencingSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3623,16 +3401,6 @@ impl<'a> GetVenueApMulticastDnsFencingSettings<'a> {
     > {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::VenueApMulticastDnsFencingSettings>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_AP_MULTICAST_DNS_FENCING_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_multicast_dns_fencing_settings",
@@ -3662,7 +3430,7 @@ pub type UpdateVenueApMulticastDnsFencingSettingsVersion = super::versions::V1Or
 /// Request builder for `VenueApSettingsClient::update_venue_ap_multicast_dns_fencing_settings` (Update venue AP multicast DNS fencing settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApMulticastDnsFencingSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3709,16 +3477,6 @@ impl<'a> UpdateVenueApMulticastDnsFencingSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3770,7 +3528,7 @@ pub type GetVenueApRadioSettingsVersion = super::versions::V1_1OrJson;
 ///
 /// Optional parameters: [`default_only`](Self::default_only).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApRadioSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3816,16 +3574,6 @@ impl<'a> GetVenueApRadioSettings<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApRadioSettings> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::VenueApRadioSettings>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_VENUE_AP_RADIO_SETTINGS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_radio_settings_v1",
@@ -3845,7 +3593,7 @@ static GET_VENUE_AP_RADIO_SETTINGS_V1: ruckus_one_runtime::internal::Operation =
 ///
 /// Optional parameters: [`default_only`](Self::default_only).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApRadioSettingsV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3883,16 +3631,6 @@ impl<'a> GetVenueApRadioSettingsV1<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, VenueApRadioSettingsV1> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<VenueApRadioSettingsV1>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_AP_RADIO_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_radio_settings",
@@ -3922,7 +3660,7 @@ pub type UpdateVenueApRadioSettingsVersion = super::versions::V1_1OrJson;
 /// Request builder for `VenueApSettingsClient::update_venue_ap_radio_settings` (Update venue AP radio settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApRadioSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3967,16 +3705,6 @@ impl<'a> UpdateVenueApRadioSettings<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -4015,7 +3743,7 @@ static UPDATE_VENUE_AP_RADIO_SETTINGS_V1: ruckus_one_runtime::internal::Operatio
 /// Request builder for `VenueApSettingsClient::update_venue_ap_radio_settings_v1` (Update venue AP radio settings (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApRadioSettingsV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4053,16 +3781,6 @@ impl<'a> UpdateVenueApRadioSettingsV1<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4113,7 +3831,7 @@ pub type GetVenueApRadiusOptionsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::get_venue_ap_radius_options` (Get venue AP RADIUS options).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApRadiusOptions<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4150,16 +3868,6 @@ impl<'a> GetVenueApRadiusOptions<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApRadiusOptionSettings> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::VenueApRadiusOptionSettings>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_AP_RADIUS_OPTIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_radius_options",
@@ -4189,7 +3897,7 @@ pub type UpdateVenueApRadiusOptionsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::update_venue_ap_radius_options` (Update venue AP RADIUS options).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApRadiusOptions<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4233,16 +3941,6 @@ impl<'a> UpdateVenueApRadiusOptions<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4293,7 +3991,7 @@ pub type GetVenueApRebootTimeoutSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::get_venue_ap_reboot_timeout_settings` (Get venue AP reboot timeout settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApRebootTimeoutSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4330,16 +4028,6 @@ impl<'a> GetVenueApRebootTimeoutSettings<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApRebootTimeoutSettings> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::VenueApRebootTimeoutSettings>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_AP_REBOOT_TIMEOUT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_reboot_timeout_settings",
@@ -4369,7 +4057,7 @@ pub type UpdateVenueApRebootTimeoutSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::update_venue_ap_reboot_timeout_settings` (Update venue AP reboot timeout settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApRebootTimeoutSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4416,16 +4104,6 @@ impl<'a> UpdateVenueApRebootTimeoutSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4476,7 +4154,7 @@ pub type GetVenueApSmartMonitorSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::get_venue_ap_smart_monitor_settings` (Get venue AP smart monitor settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApSmartMonitorSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4513,16 +4191,6 @@ impl<'a> GetVenueApSmartMonitorSettings<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApSmartMonitorSettings> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::VenueApSmartMonitorSettings>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_smart_monitor_settings",
@@ -4552,7 +4220,7 @@ pub type UpdateVenueApSmartMonitorSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::update_venue_ap_smart_monitor_settings` (Update venue AP smart monitor settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApSmartMonitorSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4596,16 +4264,6 @@ impl<'a> UpdateVenueApSmartMonitorSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4656,7 +4314,7 @@ pub type GetVenueApTlsKeyEnhancedSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::get_venue_ap_tls_key_enhanced_settings` (Get venue AP TLS key enhancement settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApTlsKeyEnhancedSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4693,16 +4351,6 @@ impl<'a> GetVenueApTlsKeyEnhancedSettings<'a> {
     ) -> ruckus_one_runtime::Sending<'a, VenueApTlsKeyEnhancedModeSettings> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<VenueApTlsKeyEnhancedModeSettings>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_AP_TLS_KEY_ENHANCED_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_tls_key_enhanced_settings",
@@ -4732,7 +4380,7 @@ pub type UpdateVenueApTlsKeyEnhancedSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueApSettingsClient::update_venue_ap_tls_key_enhanced_settings` (Update venue AP TLS key enhancement settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApTlsKeyEnhancedSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4779,16 +4427,6 @@ impl<'a> UpdateVenueApTlsKeyEnhancedSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.

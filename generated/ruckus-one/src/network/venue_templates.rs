@@ -3188,7 +3188,7 @@ pub type GetVenueTemplateSwitchSettingsVersion = super::versions::V1_1OrJson;
 /// Request builder for `VenueTemplatesClient::get_venue_template_switch_settings` (Get venue template switch settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateSwitchSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3223,16 +3223,6 @@ impl<'a> GetVenueTemplateSwitchSettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, VenueTemplateView> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<VenueTemplateView>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_VENUE_TEMPLATE_SWITCH_SETTINGS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_switch_settings_v1",
@@ -3251,7 +3241,7 @@ static GET_VENUE_TEMPLATE_SWITCH_SETTINGS_V1: ruckus_one_runtime::internal::Oper
 /// Request builder for `VenueTemplatesClient::get_venue_template_switch_settings_v1` (Get venue template switch settings (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateSwitchSettingsV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3279,13 +3269,6 @@ impl<'a> GetVenueTemplateSwitchSettingsV1<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, VenueV1> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<VenueV1>> {
-        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_TEMPLATE_SWITCH_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -3316,7 +3299,7 @@ pub type UpdateVenueTemplateSwitchSettingsVersion = super::versions::V1_1OrJson;
 /// Request builder for `VenueTemplatesClient::update_venue_template_switch_settings` (Update venue template switch settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateSwitchSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3351,16 +3334,6 @@ impl<'a> UpdateVenueTemplateSwitchSettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::VenueResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::VenueResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_TEMPLATE_SWITCH_SETTINGS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_switch_settings_v1",
@@ -3379,7 +3352,7 @@ static UPDATE_VENUE_TEMPLATE_SWITCH_SETTINGS_V1: ruckus_one_runtime::internal::O
 /// Request builder for `VenueTemplatesClient::update_venue_template_switch_settings_v1` (Update venue template switch settings (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateSwitchSettingsV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3407,13 +3380,6 @@ impl<'a> UpdateVenueTemplateSwitchSettingsV1<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, VenueV1> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<VenueV1>> {
-        self.req.send_json_with_response()
     }
 }
 static GET_VENUE_TEMPLATE_AAA_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -3444,7 +3410,7 @@ pub type GetVenueTemplateAaaSettingsVersion = super::versions::V1_1OrJson;
 /// Request builder for `VenueTemplatesClient::get_venue_template_aaa_settings` (Get venue template AAA settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateAaaSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3479,16 +3445,6 @@ impl<'a> GetVenueTemplateAaaSettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::AaaSettingView> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AaaSettingView>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_VENUE_TEMPLATE_AAA_SETTINGS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_aaa_settings_v1",
@@ -3507,7 +3463,7 @@ static GET_VENUE_TEMPLATE_AAA_SETTINGS_V1: ruckus_one_runtime::internal::Operati
 /// Request builder for `VenueTemplatesClient::get_venue_template_aaa_settings_v1` (Get venue template AAA settings (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateAaaSettingsV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3535,13 +3491,6 @@ impl<'a> GetVenueTemplateAaaSettingsV1<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, AaaSetting> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<AaaSetting>> {
-        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_TEMPLATE_AAA_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -3572,7 +3521,7 @@ pub type UpdateVenueTemplateAaaSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::update_venue_template_aaa_settings` (Update venue template AAA settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateAaaSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3609,16 +3558,6 @@ impl<'a> UpdateVenueTemplateAaaSettings<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::AaaSettingResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AaaSettingResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_template_aaa_server",
@@ -3648,7 +3587,7 @@ pub type CreateVenueTemplateAaaServerVersion = super::versions::V1_1OrJson;
 /// Request builder for `VenueTemplatesClient::create_venue_template_aaa_server` (Create venue template AAA server).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueTemplateAaaServer<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3685,16 +3624,6 @@ impl<'a> CreateVenueTemplateAaaServer<'a> {
     ) -> ruckus_one_runtime::Sending<'a, VenueTemplateAaaServerResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<VenueTemplateAaaServerResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_VENUE_TEMPLATE_AAA_SERVER_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_template_aaa_server_v1",
@@ -3713,7 +3642,7 @@ static CREATE_VENUE_TEMPLATE_AAA_SERVER_V1: ruckus_one_runtime::internal::Operat
 /// Request builder for `VenueTemplatesClient::create_venue_template_aaa_server_v1` (Create venue template AAA server (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueTemplateAaaServerV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3741,16 +3670,6 @@ impl<'a> CreateVenueTemplateAaaServerV1<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::AaaServerV1> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AaaServerV1>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static QUERY_VENUE_TEMPLATE_AAA_SERVERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -3781,7 +3700,7 @@ pub type QueryVenueTemplateAaaServersVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::query_venue_template_aaa_servers` (Query venue template AAA servers).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueTemplateAaaServers<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3835,16 +3754,6 @@ impl<'a> QueryVenueTemplateAaaServers<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::QueryResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_aaa_server",
@@ -3874,7 +3783,7 @@ pub type GetVenueTemplateAaaServerVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::get_venue_template_aaa_server` (Get venue template AAA server).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateAaaServer<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3909,16 +3818,6 @@ impl<'a> GetVenueTemplateAaaServer<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, VenueTemplateAaaServerView> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<VenueTemplateAaaServerView>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_aaa_server",
@@ -3948,7 +3847,7 @@ pub type UpdateVenueTemplateAaaServerVersion = super::versions::V1_1OrJson;
 /// Request builder for `VenueTemplatesClient::update_venue_template_aaa_server` (Update venue template AAA server).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateAaaServer<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3985,16 +3884,6 @@ impl<'a> UpdateVenueTemplateAaaServer<'a> {
     ) -> ruckus_one_runtime::Sending<'a, VenueTemplateAaaServerResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<VenueTemplateAaaServerResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_TEMPLATE_AAA_SERVER_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_aaa_server_v1",
@@ -4013,7 +3902,7 @@ static UPDATE_VENUE_TEMPLATE_AAA_SERVER_V1: ruckus_one_runtime::internal::Operat
 /// Request builder for `VenueTemplatesClient::update_venue_template_aaa_server_v1` (Update venue template AAA server (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateAaaServerV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4041,16 +3930,6 @@ impl<'a> UpdateVenueTemplateAaaServerV1<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::AaaServerV1> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AaaServerV1>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static DELETE_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -4081,7 +3960,7 @@ pub type DeleteVenueTemplateAaaServerVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::delete_venue_template_aaa_server` (Delete venue template AAA server).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueTemplateAaaServer<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4116,16 +3995,6 @@ impl<'a> DeleteVenueTemplateAaaServer<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::EmptyResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_TEMPLATE_DEPENDENCIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_template_dependencies",
@@ -4155,7 +4024,7 @@ pub type QueryTemplateDependenciesVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::query_template_dependencies` (Query template dependencies).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryTemplateDependencies<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4209,16 +4078,6 @@ impl<'a> QueryTemplateDependencies<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, HierarchyQueryResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<HierarchyQueryResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_TEMPLATE_INSTANCES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_template_instances",
@@ -4249,7 +4108,7 @@ pub type QueryTemplateInstancesVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`page`](Self::page), [`page_size`](Self::page_size).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryTemplateInstances<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4321,16 +4180,6 @@ impl<'a> QueryTemplateInstances<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, DriftInstanceResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<DriftInstanceResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_TEMPLATE_ENFORCEMENT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_template_enforcement_settings",
@@ -4360,7 +4209,7 @@ pub type UpdateTemplateEnforcementSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::update_template_enforcement_settings` (Update template enforcement settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateTemplateEnforcementSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4404,16 +4253,6 @@ impl<'a> UpdateTemplateEnforcementSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4464,7 +4303,7 @@ pub type ApplyTemplateToTenantVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::apply_template_to_tenant` (Apply template to tenant).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ApplyTemplateToTenant<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4499,16 +4338,6 @@ impl<'a> ApplyTemplateToTenant<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ApplyTemplateResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<ApplyTemplateResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_TEMPLATE_TENANT_DIFF_REPORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_template_tenant_diff_reports",
@@ -4538,7 +4367,7 @@ pub type GetTemplateTenantDiffReportsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::get_template_tenant_diff_reports` (Get template difference report).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetTemplateTenantDiffReports<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4573,13 +4402,6 @@ impl<'a> GetTemplateTenantDiffReports<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<DiffReport>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Vec<DiffReport>>> {
-        self.req.send_json_with_response()
-    }
 }
 static PATCH_TEMPLATE_TENANT_DIFF_REPORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_template_tenant_diff_reports",
@@ -4609,7 +4431,7 @@ pub type PatchTemplateTenantDiffReportsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::patch_template_tenant_diff_reports` (Sync template differences).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchTemplateTenantDiffReports<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4653,16 +4475,6 @@ impl<'a> PatchTemplateTenantDiffReports<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4713,7 +4525,7 @@ pub type CreateVenueTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::create_venue_template` (Create venue template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4757,16 +4569,6 @@ impl<'a> CreateVenueTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::OperationResponseVenueView>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4817,7 +4619,7 @@ pub type QueryVenueTemplatesVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::query_venue_templates` (Query venue templates).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueTemplates<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4871,16 +4673,6 @@ impl<'a> QueryVenueTemplates<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResult> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_VENUE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template",
@@ -4910,7 +4702,7 @@ pub type GetVenueTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::get_venue_template` (Get venue template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4945,16 +4737,6 @@ impl<'a> GetVenueTemplate<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, VenueTemplateView2> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<VenueTemplateView2>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template",
@@ -4984,7 +4766,7 @@ pub type UpdateVenueTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::update_venue_template` (Update venue template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5028,16 +4810,6 @@ impl<'a> UpdateVenueTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::OperationResponseVenueView>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5088,7 +4860,7 @@ pub type DeleteVenueTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::delete_venue_template` (Delete venue template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5132,16 +4904,6 @@ impl<'a> DeleteVenueTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5192,7 +4954,7 @@ pub type DeleteVenueTemplateAaaServersVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::delete_venue_template_aaa_servers` (Delete venue template aaa servers).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueTemplateAaaServers<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5227,16 +4989,6 @@ impl<'a> DeleteVenueTemplateAaaServers<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::EmptyResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_templates",
@@ -5266,7 +5018,7 @@ pub type GetTemplatesVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::get_templates` (Get templates).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetTemplates<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5300,12 +5052,5 @@ impl<'a> GetTemplates<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, TemplateData> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<TemplateData>> {
-        self.req.send_json_with_response()
     }
 }

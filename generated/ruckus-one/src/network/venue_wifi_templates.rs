@@ -2174,7 +2174,7 @@ pub type GetApGroupTemplatesVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_ap_group_templates` (Get ap group templates).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApGroupTemplates<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2234,16 +2234,6 @@ impl<'a> GetApGroupTemplates<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::QueryResponseApGroupQueryData> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::QueryResponseApGroupQueryData>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_VENUE_TEMPLATE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_bss_coloring_settings",
@@ -2273,7 +2263,7 @@ pub type GetVenueTemplateApBssColoringSettingsVersion = super::versions::V1OrJso
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_bss_coloring_settings` (Get venue template ap bss coloring settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateApBssColoringSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2313,16 +2303,6 @@ impl<'a> GetVenueTemplateApBssColoringSettings<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApBssColoringSettings> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::VenueApBssColoringSettings>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_TEMPLATE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_bss_coloring_settings",
@@ -2352,7 +2332,7 @@ pub type UpdateVenueTemplateApBssColoringSettingsVersion = super::versions::V1Or
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_bss_coloring_settings` (Update venue template ap bss coloring settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateApBssColoringSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2399,16 +2379,6 @@ impl<'a> UpdateVenueTemplateApBssColoringSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -2459,7 +2429,7 @@ pub type GetVenueTemplateApCellularSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_cellular_settings` (Get venue template ap cellular settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateApCellularSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2499,16 +2469,6 @@ impl<'a> GetVenueTemplateApCellularSettings<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApCellularSettings> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::VenueApCellularSettings>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_TEMPLATE_AP_CELLULAR_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_cellular_settings",
@@ -2538,7 +2498,7 @@ pub type UpdateVenueTemplateApCellularSettingsVersion = super::versions::V1OrJso
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_cellular_settings` (Update venue template ap cellular settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateApCellularSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2585,16 +2545,6 @@ impl<'a> UpdateVenueTemplateApCellularSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -2645,7 +2595,7 @@ pub type GetVenueTemplateApClientAdmissionControlSettingsVersion = super::versio
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_client_admission_control_settings` (Get venue template ap client admission control settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateApClientAdmissionControlSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2688,18 +2638,6 @@ impl<'a> GetVenueTemplateApClientAdmissionControlSettings<'a> {
     > {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<
-            super::common::VenueApClientAdmissionControlSettings,
-        >,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_TEMPLATE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_client_admission_control_settings",
@@ -2729,7 +2667,7 @@ pub type UpdateVenueTemplateApClientAdmissionControlSettingsVersion = super::ver
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_client_admission_control_settings` (Update venue template ap client admission control settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateApClientAdmissionControlSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2776,16 +2714,6 @@ impl<'a> UpdateVenueTemplateApClientAdmissionControlSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -2836,7 +2764,7 @@ pub type GetVenueTemplateApDirectedMulticastSettingsVersion = super::versions::V
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_directed_multicast_settings` (Get venue template ap directed multicast settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateApDirectedMulticastSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2879,16 +2807,6 @@ impl<'a> GetVenueTemplateApDirectedMulticastSettings<'a> {
     > {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::VenueApDirectedMulticastSettings>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_TEMPLATE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_directed_multicast_settings",
@@ -2918,7 +2836,7 @@ pub type UpdateVenueTemplateApDirectedMulticastSettingsVersion = super::versions
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_directed_multicast_settings` (Update venue template ap directed multicast settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateApDirectedMulticastSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2965,16 +2883,6 @@ impl<'a> UpdateVenueTemplateApDirectedMulticastSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3025,7 +2933,7 @@ pub type GetVenueTemplateApDosProtectionSettingsVersion = super::versions::V1OrJ
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_dos_protection_settings` (Get venue template ap dos protection settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateApDosProtectionSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3065,16 +2973,6 @@ impl<'a> GetVenueTemplateApDosProtectionSettings<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApDosProtectionSettings> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::VenueApDosProtectionSettings>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_TEMPLATE_AP_DOS_PROTECTION_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_dos_protection_settings",
@@ -3104,7 +3002,7 @@ pub type UpdateVenueTemplateApDosProtectionSettingsVersion = super::versions::V1
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_dos_protection_settings` (Update venue template ap dos protection settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateApDosProtectionSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3151,16 +3049,6 @@ impl<'a> UpdateVenueTemplateApDosProtectionSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3211,7 +3099,7 @@ pub type AddVenueApGroupTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::add_venue_ap_group_template` (Add venue ap group template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddVenueApGroupTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3255,16 +3143,6 @@ impl<'a> AddVenueApGroupTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::ApplicationPolicyOperationResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3315,7 +3193,7 @@ pub type DeleteVenueApGroupTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::delete_venue_ap_group_template` (Delete venue ap group template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueApGroupTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3359,16 +3237,6 @@ impl<'a> DeleteVenueApGroupTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3419,7 +3287,7 @@ pub type GetVenueApGroupTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_ap_group_template` (Get venue ap group template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApGroupTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3454,16 +3322,6 @@ impl<'a> GetVenueApGroupTemplate<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::VenueApGroup> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::VenueApGroup>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_AP_GROUP_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_group_template",
@@ -3493,7 +3351,7 @@ pub type UpdateVenueApGroupTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::update_venue_ap_group_template` (Update venue ap group template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueApGroupTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3537,16 +3395,6 @@ impl<'a> UpdateVenueApGroupTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3597,7 +3445,7 @@ pub type CloneVenueApGroupTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::clone_venue_ap_group_template` (Clone venue ap group template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CloneVenueApGroupTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3641,16 +3489,6 @@ impl<'a> CloneVenueApGroupTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::ApplicationPolicyOperationResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3701,7 +3539,7 @@ pub type GetVenueTemplateApLoadBalancingSettingsVersion = super::versions::V1OrJ
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_load_balancing_settings` (Get venue template ap load balancing settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateApLoadBalancingSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3741,16 +3579,6 @@ impl<'a> GetVenueTemplateApLoadBalancingSettings<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApLoadBalancingSettings> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::VenueApLoadBalancingSettings>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_TEMPLATE_AP_LOAD_BALANCING_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_load_balancing_settings",
@@ -3780,7 +3608,7 @@ pub type UpdateVenueTemplateApLoadBalancingSettingsVersion = super::versions::V1
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_load_balancing_settings` (Update venue template ap load balancing settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateApLoadBalancingSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3827,16 +3655,6 @@ impl<'a> UpdateVenueTemplateApLoadBalancingSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3887,7 +3705,7 @@ pub type GetVenueTemplateApMeshSettingsV1Version = super::versions::V1_1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_mesh_settings_v1` (Get venue template ap mesh settings v1).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateApMeshSettingsV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3924,16 +3742,6 @@ impl<'a> GetVenueTemplateApMeshSettingsV1<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApMeshSettings> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::VenueApMeshSettings>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_TEMPLATE_AP_MESH_SETTINGS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_mesh_settings_v1",
@@ -3963,7 +3771,7 @@ pub type UpdateVenueTemplateApMeshSettingsV1Version = super::versions::V1_1OrJso
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_mesh_settings_v1` (Update venue template ap mesh settings v1).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateApMeshSettingsV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4010,16 +3818,6 @@ impl<'a> UpdateVenueTemplateApMeshSettingsV1<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4070,7 +3868,7 @@ pub type GetVenueTemplateBandModeSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_band_mode_settings` (Get venue template band mode settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateBandModeSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4110,16 +3908,6 @@ impl<'a> GetVenueTemplateBandModeSettings<'a> {
     > {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<Vec<super::common::VenueApModelBandModeSettings>>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_TEMPLATE_BAND_MODE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_band_mode_settings",
@@ -4149,7 +3937,7 @@ pub type UpdateVenueTemplateBandModeSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_band_mode_settings` (Update venue template band mode settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateBandModeSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4196,16 +3984,6 @@ impl<'a> UpdateVenueTemplateBandModeSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4256,7 +4034,7 @@ pub type GetVenueTemplateApModelCapabilitiesVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_model_capabilities` (Get venue template ap model capabilities).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateApModelCapabilities<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4296,16 +4074,6 @@ impl<'a> GetVenueTemplateApModelCapabilities<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApModelCapabilities> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::VenueApModelCapabilities>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_VENUE_TEMPLATE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_model_external_antenna_settings",
@@ -4335,7 +4103,7 @@ pub type GetVenueTemplateApModelExternalAntennaSettingsVersion = super::versions
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_model_external_antenna_settings` (Get venue template ap model external antenna settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateApModelExternalAntennaSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4378,18 +4146,6 @@ impl<'a> GetVenueTemplateApModelExternalAntennaSettings<'a> {
     > {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<
-            Vec<super::common::VenueApModelExternalAntennaSettings>,
-        >,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_TEMPLATE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_model_external_antenna_settings",
@@ -4419,7 +4175,7 @@ pub type UpdateVenueTemplateApModelExternalAntennaSettingsVersion = super::versi
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_model_external_antenna_settings` (Update venue template ap model external antenna settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateApModelExternalAntennaSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4466,16 +4222,6 @@ impl<'a> UpdateVenueTemplateApModelExternalAntennaSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4526,7 +4272,7 @@ pub type GetVenueTemplateApModelLanPortSettingsVersion = super::versions::V1OrJs
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_model_lan_port_settings` (Get venue template ap model lan port settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateApModelLanPortSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4566,16 +4312,6 @@ impl<'a> GetVenueTemplateApModelLanPortSettings<'a> {
     ) -> ruckus_one_runtime::Sending<'a, Vec<WifiVenueApModelLanPortSettings>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<Vec<WifiVenueApModelLanPortSettings>>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_VENUE_TEMPLATE_AP_MODEL_LED_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_model_led_settings",
@@ -4605,7 +4341,7 @@ pub type GetVenueTemplateApModelLedSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_model_led_settings` (Get venue template ap model led settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateApModelLedSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4645,16 +4381,6 @@ impl<'a> GetVenueTemplateApModelLedSettings<'a> {
     ) -> ruckus_one_runtime::Sending<'a, Vec<super::common::VenueApModelLedSettings>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<Vec<super::common::VenueApModelLedSettings>>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_TEMPLATE_AP_MODEL_LED_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_model_led_settings",
@@ -4684,7 +4410,7 @@ pub type UpdateVenueTemplateApModelLedSettingsVersion = super::versions::V1OrJso
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_model_led_settings` (Update venue template ap model led settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateApModelLedSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4731,16 +4457,6 @@ impl<'a> UpdateVenueTemplateApModelLedSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4791,7 +4507,7 @@ pub type GetVenueTemplateApMulticastDnsFencingSettingsVersion = super::versions:
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_multicast_dns_fencing_settings` (Get venue template ap multicast dns fencing settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateApMulticastDnsFencingSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4834,16 +4550,6 @@ impl<'a> GetVenueTemplateApMulticastDnsFencingSettings<'a> {
     > {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::VenueApMulticastDnsFencingSettings>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_TEMPLATE_AP_MULTICAST_DNS_FENCING_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_multicast_dns_fencing_settings",
@@ -4873,7 +4579,7 @@ pub type UpdateVenueTemplateApMulticastDnsFencingSettingsVersion = super::versio
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_multicast_dns_fencing_settings` (Update venue template ap multicast dns fencing settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateApMulticastDnsFencingSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4920,16 +4626,6 @@ impl<'a> UpdateVenueTemplateApMulticastDnsFencingSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4981,7 +4677,7 @@ pub type GetVenueTemplateApRadioSettingsV1Version = super::versions::V1_1OrJson;
 ///
 /// Optional parameters: [`default_only`](Self::default_only).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateApRadioSettingsV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5026,16 +4722,6 @@ impl<'a> GetVenueTemplateApRadioSettingsV1<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApRadioSettings> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::VenueApRadioSettings>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_TEMPLATE_AP_RADIO_SETTINGS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_radio_settings_v1",
@@ -5065,7 +4751,7 @@ pub type UpdateVenueTemplateApRadioSettingsV1Version = super::versions::V1_1OrJs
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_radio_settings_v1` (Update venue template ap radio settings v1).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateApRadioSettingsV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5112,16 +4798,6 @@ impl<'a> UpdateVenueTemplateApRadioSettingsV1<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5172,7 +4848,7 @@ pub type GetVenueTemplateApRadiusOptionsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_radius_options` (Get venue template ap radius options).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateApRadiusOptions<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5209,16 +4885,6 @@ impl<'a> GetVenueTemplateApRadiusOptions<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApRadiusOptionSettings> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::VenueApRadiusOptionSettings>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_TEMPLATE_AP_RADIUS_OPTIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_radius_options",
@@ -5248,7 +4914,7 @@ pub type UpdateVenueTemplateApRadiusOptionsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_radius_options` (Update venue template ap radius options).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateApRadiusOptions<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5295,16 +4961,6 @@ impl<'a> UpdateVenueTemplateApRadiusOptions<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5355,7 +5011,7 @@ pub type GetVenueTemplateApRebootTimeoutSettingsVersion = super::versions::V1OrJ
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_reboot_timeout_settings` (Get venue template ap reboot timeout settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateApRebootTimeoutSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5395,16 +5051,6 @@ impl<'a> GetVenueTemplateApRebootTimeoutSettings<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApRebootTimeoutSettings> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::VenueApRebootTimeoutSettings>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_TEMPLATE_AP_REBOOT_TIMEOUT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_reboot_timeout_settings",
@@ -5434,7 +5080,7 @@ pub type UpdateVenueTemplateApRebootTimeoutSettingsVersion = super::versions::V1
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_reboot_timeout_settings` (Update venue template ap reboot timeout settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateApRebootTimeoutSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5481,16 +5127,6 @@ impl<'a> UpdateVenueTemplateApRebootTimeoutSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5541,7 +5177,7 @@ pub type GetVenueTemplateApSmartMonitorSettingsVersion = super::versions::V1OrJs
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_smart_monitor_settings` (Get venue template ap smart monitor settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateApSmartMonitorSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5581,16 +5217,6 @@ impl<'a> GetVenueTemplateApSmartMonitorSettings<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApSmartMonitorSettings> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::VenueApSmartMonitorSettings>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_TEMPLATE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_smart_monitor_settings",
@@ -5620,7 +5246,7 @@ pub type UpdateVenueTemplateApSmartMonitorSettingsVersion = super::versions::V1O
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_smart_monitor_settings` (Update venue template ap smart monitor settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateApSmartMonitorSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5667,16 +5293,6 @@ impl<'a> UpdateVenueTemplateApSmartMonitorSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5727,7 +5343,7 @@ pub type GetWifiAvailableChannelsOfVenueTemplateV1Version = super::versions::V1_
 /// Request builder for `VenueWifiTemplatesClient::get_wifi_available_channels_of_venue_template_v1` (Get wifi available channels of venue template v1).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiAvailableChannelsOfVenueTemplateV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5767,16 +5383,6 @@ impl<'a> GetWifiAvailableChannelsOfVenueTemplateV1<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::WifiAvailableChannels> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiAvailableChannels>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DEACTIVATE_WIFI_NETWORK_TEMPLATE_ON_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_wifi_network_template_on_venue",
@@ -5806,7 +5412,7 @@ pub type DeactivateWifiNetworkTemplateOnVenueVersion = super::versions::V1OrJson
 /// Request builder for `VenueWifiTemplatesClient::deactivate_wifi_network_template_on_venue` (Deactivate wifi network template on venue).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateWifiNetworkTemplateOnVenue<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5853,16 +5459,6 @@ impl<'a> DeactivateWifiNetworkTemplateOnVenue<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5914,7 +5510,7 @@ pub type ActivateWifiNetworkTemplateOnVenueVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateWifiNetworkTemplateOnVenue<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5968,16 +5564,6 @@ impl<'a> ActivateWifiNetworkTemplateOnVenue<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -6027,7 +5613,7 @@ pub type DeactivateApGroupTemplateOnWifiNetworkVersion = super::versions::V1OrJs
 /// Request builder for `VenueWifiTemplatesClient::deactivate_ap_group_template_on_wifi_network` (Deactivate ap group template on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateApGroupTemplateOnWifiNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6074,16 +5660,6 @@ impl<'a> DeactivateApGroupTemplateOnWifiNetwork<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -6134,7 +5710,7 @@ pub type ActivateApGroupTemplateOnWifiNetworkVersion = super::versions::V1OrJson
 /// Request builder for `VenueWifiTemplatesClient::activate_ap_group_template_on_wifi_network` (Activate ap group template on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateApGroupTemplateOnWifiNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6181,16 +5757,6 @@ impl<'a> ActivateApGroupTemplateOnWifiNetwork<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -6241,7 +5807,7 @@ pub type GetApGroupTemplateSettingsOnWifiNetworkVersion = super::versions::V1OrJ
 /// Request builder for `VenueWifiTemplatesClient::get_ap_group_template_settings_on_wifi_network` (Get ap group template settings on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApGroupTemplateSettingsOnWifiNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6284,16 +5850,6 @@ impl<'a> GetApGroupTemplateSettingsOnWifiNetwork<'a> {
     > {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::VenueWifiNetworkApGroupSettings>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_AP_GROUP_TEMPLATE_SETTINGS_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_group_template_settings_on_wifi_network",
@@ -6323,7 +5879,7 @@ pub type UpdateApGroupTemplateSettingsOnWifiNetworkVersion = super::versions::V1
 /// Request builder for `VenueWifiTemplatesClient::update_ap_group_template_settings_on_wifi_network` (Update ap group template settings on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApGroupTemplateSettingsOnWifiNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6370,16 +5926,6 @@ impl<'a> UpdateApGroupTemplateSettingsOnWifiNetwork<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -6430,7 +5976,7 @@ pub type GetVenueWifiNetworkTemplateSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_wifi_network_template_settings` (Get venue wifi network template settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueWifiNetworkTemplateSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6470,16 +6016,6 @@ impl<'a> GetVenueWifiNetworkTemplateSettings<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::VenueWifiNetworkSettings> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::VenueWifiNetworkSettings>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_WIFI_NETWORK_TEMPLATE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_wifi_network_template_settings",
@@ -6509,7 +6045,7 @@ pub type UpdateVenueWifiNetworkTemplateSettingsVersion = super::versions::V1OrJs
 /// Request builder for `VenueWifiTemplatesClient::update_venue_wifi_network_template_settings` (Update venue wifi network template settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueWifiNetworkTemplateSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6556,16 +6092,6 @@ impl<'a> UpdateVenueWifiNetworkTemplateSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -6616,7 +6142,7 @@ pub type DeactivateDhcpConfigServiceProfileOnVenueTemplateVersion = super::versi
 /// Request builder for `VenueWifiTemplatesClient::deactivate_dhcp_config_service_profile_on_venue_template` (Deactivate dhcp config service profile on venue template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateDhcpConfigServiceProfileOnVenueTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6663,16 +6189,6 @@ impl<'a> DeactivateDhcpConfigServiceProfileOnVenueTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -6723,7 +6239,7 @@ pub type GetVenueTemplateDhcpConfigServiceProfileSettingsVersion = super::versio
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_dhcp_config_service_profile_settings` (Get venue template dhcp config service profile settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateDhcpConfigServiceProfileSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6766,18 +6282,6 @@ impl<'a> GetVenueTemplateDhcpConfigServiceProfileSettings<'a> {
     > {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<
-            super::common::VenueDhcpConfigServiceProfileSettings,
-        >,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static ACTIVATE_DHCP_CONFIG_SERVICE_PROFILE_ON_VENUE_TEMPLATE_AND_UPDATE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_dhcp_config_service_profile_on_venue_template_and_update_settings",
@@ -6807,7 +6311,7 @@ pub type ActivateDhcpConfigServiceProfileOnVenueTemplateAndUpdateSettingsVersion
 /// Request builder for `VenueWifiTemplatesClient::activate_dhcp_config_service_profile_on_venue_template_and_update_settings` (Activate dhcp config service profile on venue template and update settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateDhcpConfigServiceProfileOnVenueTemplateAndUpdateSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6854,16 +6358,6 @@ impl<'a> ActivateDhcpConfigServiceProfileOnVenueTemplateAndUpdateSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -6914,7 +6408,7 @@ pub type DeactivateRadiusServerProfileTemplateOnVenueTemplateVersion = super::ve
 /// Request builder for `VenueWifiTemplatesClient::deactivate_radius_server_profile_template_on_venue_template` (Deactivate radius server profile template on venue template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6961,16 +6455,6 @@ impl<'a> DeactivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -7021,7 +6505,7 @@ pub type ActivateRadiusServerProfileTemplateOnVenueTemplateVersion = super::vers
 /// Request builder for `VenueWifiTemplatesClient::activate_radius_server_profile_template_on_venue_template` (Activate radius server profile template on venue template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7068,16 +6552,6 @@ impl<'a> ActivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -7128,7 +6602,7 @@ pub type DeactivateRoguePolicyOnVenueTemplateVersion = super::versions::V1OrJson
 /// Request builder for `VenueWifiTemplatesClient::deactivate_rogue_policy_on_venue_template` (Deactivate rogue policy on venue template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateRoguePolicyOnVenueTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7175,16 +6649,6 @@ impl<'a> DeactivateRoguePolicyOnVenueTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -7235,7 +6699,7 @@ pub type ActivateRoguePolicyOnVenueTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::activate_rogue_policy_on_venue_template` (Activate rogue policy on venue template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateRoguePolicyOnVenueTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7282,16 +6746,6 @@ impl<'a> ActivateRoguePolicyOnVenueTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -7342,7 +6796,7 @@ pub type GetVenueTemplateRoguePolicySettingsVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_rogue_policy_settings` (Get venue template rogue policy settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateRoguePolicySettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7382,16 +6836,6 @@ impl<'a> GetVenueTemplateRoguePolicySettings<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::VenueRoguePolicySettings> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::VenueRoguePolicySettings>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_TEMPLATE_ROGUE_POLICY_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_rogue_policy_settings",
@@ -7421,7 +6865,7 @@ pub type UpdateVenueTemplateRoguePolicySettingsVersion = super::versions::V1OrJs
 /// Request builder for `VenueWifiTemplatesClient::update_venue_template_rogue_policy_settings` (Update venue template rogue policy settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueTemplateRoguePolicySettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7468,16 +6912,6 @@ impl<'a> UpdateVenueTemplateRoguePolicySettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -7528,7 +6962,7 @@ pub type DeactivateSyslogServerProfileTemplateOnVenueVersion = super::versions::
 /// Request builder for `VenueWifiTemplatesClient::deactivate_syslog_server_profile_template_on_venue` (Deactivate syslog server profile template on venue).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateSyslogServerProfileTemplateOnVenue<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7575,16 +7009,6 @@ impl<'a> DeactivateSyslogServerProfileTemplateOnVenue<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -7635,7 +7059,7 @@ pub type ActivateSyslogServerProfileTemplateOnVenueVersion = super::versions::V1
 /// Request builder for `VenueWifiTemplatesClient::activate_syslog_server_profile_template_on_venue` (Activate syslog server profile template on venue).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateSyslogServerProfileTemplateOnVenue<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7682,16 +7106,6 @@ impl<'a> ActivateSyslogServerProfileTemplateOnVenue<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -7742,7 +7156,7 @@ pub type GetVenueTemplateWifiDhcpPoolUsagesVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_wifi_dhcp_pool_usages` (Get venue template wifi dhcp pool usages).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueTemplateWifiDhcpPoolUsages<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7782,16 +7196,6 @@ impl<'a> GetVenueTemplateWifiDhcpPoolUsages<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::WifiDhcpPoolUsages> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiDhcpPoolUsages>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DEACTIVATE_VLAN_POOL_PROFILE_TEMPLATE_ON_VENUE_WIFI_NETWORK_AP_GROUP_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_vlan_pool_profile_template_on_venue_wifi_network_ap_group_template",
@@ -7821,7 +7225,7 @@ pub type DeactivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplateVersi
 /// Request builder for `VenueWifiTemplatesClient::deactivate_vlan_pool_profile_template_on_venue_wifi_network_ap_group_template` (Deactivate vlan pool profile template on venue wifi network ap group template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7868,16 +7272,6 @@ impl<'a> DeactivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> 
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -7928,7 +7322,7 @@ pub type ActivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplateVersion
 /// Request builder for `VenueWifiTemplatesClient::activate_vlan_pool_profile_template_on_venue_wifi_network_ap_group_template` (Activate vlan pool profile template on venue wifi network ap group template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7975,16 +7369,6 @@ impl<'a> ActivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.

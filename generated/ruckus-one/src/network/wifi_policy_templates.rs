@@ -1159,7 +1159,7 @@ pub type GetRoguePolicyTemplatesForViewVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::get_rogue_policy_templates_for_view` (Get rogue policy templates for view).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetRoguePolicyTemplatesForView<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1225,16 +1225,6 @@ impl<'a> GetRoguePolicyTemplatesForView<'a> {
     > {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::QueryResponseRoguePolicyQueryData>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_LAYER3_POLICY_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_layer3_policy_templates",
@@ -1264,7 +1254,7 @@ pub type GetLayer3PolicyTemplatesVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::get_layer3_policy_templates` (Get layer3 policy templates).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetLayer3PolicyTemplates<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1330,16 +1320,6 @@ impl<'a> GetLayer3PolicyTemplates<'a> {
     > {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::QueryResponseL3AclPolicyQueryData>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_LAYER2_POLICY_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_layer2_policy_templates",
@@ -1369,7 +1349,7 @@ pub type GetLayer2PolicyTemplatesVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::get_layer2_policy_templates` (Get layer2 policy templates).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetLayer2PolicyTemplates<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1435,16 +1415,6 @@ impl<'a> GetLayer2PolicyTemplates<'a> {
     > {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::QueryResponseL2AclPolicyQueryData>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_DEVICE_POLICY_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_device_policy_templates",
@@ -1474,7 +1444,7 @@ pub type GetDevicePolicyTemplatesVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::get_device_policy_templates` (Get device policy templates).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetDevicePolicyTemplates<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1538,16 +1508,6 @@ impl<'a> GetDevicePolicyTemplates<'a> {
     > {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::QueryResponseDevicePolicyQueryData>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_APPLICATION_POLICY_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_application_policy_templates",
@@ -1577,7 +1537,7 @@ pub type GetApplicationPolicyTemplatesVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::get_application_policy_templates` (Get application policy templates).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApplicationPolicyTemplates<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1641,18 +1601,6 @@ impl<'a> GetApplicationPolicyTemplates<'a> {
     > {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<
-            super::common::QueryResponseApplicationPolicyQueryData,
-        >,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_ACCESS_CONTROL_POLICY_PROFILE_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_access_control_policy_profile_templates",
@@ -1682,7 +1630,7 @@ pub type GetAccessControlPolicyProfileTemplatesVersion = super::versions::V1OrJs
 /// Request builder for `WifiPolicyTemplatesClient::get_access_control_policy_profile_templates` (Get access control policy profile templates).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAccessControlPolicyProfileTemplates<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1751,18 +1699,6 @@ impl<'a> GetAccessControlPolicyProfileTemplates<'a> {
     > {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<
-            super::common::QueryResponseAccessControlProfileQueryData,
-        >,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static ADD_ACCESS_CONTROL_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_access_control_profile_template",
@@ -1792,7 +1728,7 @@ pub type AddAccessControlProfileTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::add_access_control_profile_template` (Add access control profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddAccessControlProfileTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1836,16 +1772,6 @@ impl<'a> AddAccessControlProfileTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::ApplicationPolicyOperationResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -1896,7 +1822,7 @@ pub type DeleteAccessControlProfileTemplateVersion = super::versions::V1_1OrJson
 /// Request builder for `WifiPolicyTemplatesClient::delete_access_control_profile_template` (Delete access control profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteAccessControlProfileTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1943,16 +1869,6 @@ impl<'a> DeleteAccessControlProfileTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -2003,7 +1919,7 @@ pub type GetAccessControlProfileTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::get_access_control_profile_template` (Get access control profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAccessControlProfileTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2040,16 +1956,6 @@ impl<'a> GetAccessControlProfileTemplate<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::AccessControlProfile> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AccessControlProfile>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_ACCESS_CONTROL_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_access_control_profile_template",
@@ -2079,7 +1985,7 @@ pub type UpdateAccessControlProfileTemplateVersion = super::versions::V1_1OrJson
 /// Request builder for `WifiPolicyTemplatesClient::update_access_control_profile_template` (Update access control profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateAccessControlProfileTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2126,16 +2032,6 @@ impl<'a> UpdateAccessControlProfileTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -2186,7 +2082,7 @@ pub type DeactivateApplicationPolicyTemplateOnAccessControlProfileVersion = supe
 /// Request builder for `WifiPolicyTemplatesClient::deactivate_application_policy_template_on_access_control_profile` (Deactivate application policy template on access control profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2233,16 +2129,6 @@ impl<'a> DeactivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -2293,7 +2179,7 @@ pub type ActivateApplicationPolicyTemplateOnAccessControlProfileVersion = super:
 /// Request builder for `WifiPolicyTemplatesClient::activate_application_policy_template_on_access_control_profile` (Activate application policy template on access control profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2340,16 +2226,6 @@ impl<'a> ActivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -2400,7 +2276,7 @@ pub type DeactivateDevicePolicyTemplateOnAccessControlProfileVersion = super::ve
 /// Request builder for `WifiPolicyTemplatesClient::deactivate_device_policy_template_on_access_control_profile` (Deactivate device policy template on access control profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateDevicePolicyTemplateOnAccessControlProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2447,16 +2323,6 @@ impl<'a> DeactivateDevicePolicyTemplateOnAccessControlProfile<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -2507,7 +2373,7 @@ pub type ActivateDevicePolicyTemplateOnAccessControlProfileVersion = super::vers
 /// Request builder for `WifiPolicyTemplatesClient::activate_device_policy_template_on_access_control_profile` (Activate device policy template on access control profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateDevicePolicyTemplateOnAccessControlProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2554,16 +2420,6 @@ impl<'a> ActivateDevicePolicyTemplateOnAccessControlProfile<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -2614,7 +2470,7 @@ pub type DeactivateL2AclPolicyTemplateOnAccessControlProfileVersion = super::ver
 /// Request builder for `WifiPolicyTemplatesClient::deactivate_l2_acl_policy_template_on_access_control_profile` (Deactivate l2 acl policy template on access control profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2661,16 +2517,6 @@ impl<'a> DeactivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -2721,7 +2567,7 @@ pub type ActivateL2AclPolicyTemplateOnAccessControlProfileVersion = super::versi
 /// Request builder for `WifiPolicyTemplatesClient::activate_l2_acl_policy_template_on_access_control_profile` (Activate l2 acl policy template on access control profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2768,16 +2614,6 @@ impl<'a> ActivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -2828,7 +2664,7 @@ pub type DeactivateL3AclPolicyTemplateOnAccessControlProfileVersion = super::ver
 /// Request builder for `WifiPolicyTemplatesClient::deactivate_l3_acl_policy_template_on_access_control_profile` (Deactivate l3 acl policy template on access control profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2875,16 +2711,6 @@ impl<'a> DeactivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -2935,7 +2761,7 @@ pub type ActivateL3AclPolicyTemplateOnAccessControlProfileVersion = super::versi
 /// Request builder for `WifiPolicyTemplatesClient::activate_l3_acl_policy_template_on_access_control_profile` (Activate l3 acl policy template on access control profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2982,16 +2808,6 @@ impl<'a> ActivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3042,7 +2858,7 @@ pub type AddApplicationPolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::add_application_policy_template` (Add application policy template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddApplicationPolicyTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3086,16 +2902,6 @@ impl<'a> AddApplicationPolicyTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::ApplicationPolicyOperationResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3146,7 +2952,7 @@ pub type DeleteApplicationPolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::delete_application_policy_template` (Delete application policy template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteApplicationPolicyTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3190,16 +2996,6 @@ impl<'a> DeleteApplicationPolicyTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3250,7 +3046,7 @@ pub type GetApplicationPolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::get_application_policy_template` (Get application policy template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApplicationPolicyTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3287,16 +3083,6 @@ impl<'a> GetApplicationPolicyTemplate<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::ApplicationPolicy> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::ApplicationPolicy>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_APPLICATION_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_application_policy_template",
@@ -3326,7 +3112,7 @@ pub type UpdateApplicationPolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::update_application_policy_template` (Update application policy template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApplicationPolicyTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3370,16 +3156,6 @@ impl<'a> UpdateApplicationPolicyTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3430,7 +3206,7 @@ pub type AddDevicePolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::add_device_policy_template` (Add device policy template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddDevicePolicyTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3474,16 +3250,6 @@ impl<'a> AddDevicePolicyTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::ApplicationPolicyOperationResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3534,7 +3300,7 @@ pub type DeleteDevicePolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::delete_device_policy_template` (Delete device policy template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteDevicePolicyTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3578,16 +3344,6 @@ impl<'a> DeleteDevicePolicyTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3638,7 +3394,7 @@ pub type GetDevicePolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::get_device_policy_template` (Get device policy template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetDevicePolicyTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3673,16 +3429,6 @@ impl<'a> GetDevicePolicyTemplate<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::DevicePolicy> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::DevicePolicy>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_DEVICE_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_device_policy_template",
@@ -3712,7 +3458,7 @@ pub type UpdateDevicePolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::update_device_policy_template` (Update device policy template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateDevicePolicyTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3756,16 +3502,6 @@ impl<'a> UpdateDevicePolicyTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3816,7 +3552,7 @@ pub type AddL2AclPolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::add_l2_acl_policy_template` (Add l2 acl policy template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddL2AclPolicyTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3860,16 +3596,6 @@ impl<'a> AddL2AclPolicyTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::ApplicationPolicyOperationResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3920,7 +3646,7 @@ pub type DeleteL2AclPolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::delete_l2_acl_policy_template` (Delete l2 acl policy template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteL2AclPolicyTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3964,16 +3690,6 @@ impl<'a> DeleteL2AclPolicyTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4024,7 +3740,7 @@ pub type GetL2AclPolicyTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::get_l2_acl_policy_template` (Get l2 acl policy template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetL2AclPolicyTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4059,16 +3775,6 @@ impl<'a> GetL2AclPolicyTemplate<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::L2AclPolicy> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::L2AclPolicy>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_L2_ACL_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_l2_acl_policy_template",
@@ -4098,7 +3804,7 @@ pub type UpdateL2AclPolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::update_l2_acl_policy_template` (Update l2 acl policy template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateL2AclPolicyTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4142,16 +3848,6 @@ impl<'a> UpdateL2AclPolicyTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4202,7 +3898,7 @@ pub type AddL3AclPolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::add_l3_acl_policy_template` (Add l3 acl policy template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddL3AclPolicyTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4246,16 +3942,6 @@ impl<'a> AddL3AclPolicyTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::ApplicationPolicyOperationResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4306,7 +3992,7 @@ pub type DeleteL3AclPolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::delete_l3_acl_policy_template` (Delete l3 acl policy template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteL3AclPolicyTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4350,16 +4036,6 @@ impl<'a> DeleteL3AclPolicyTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4410,7 +4086,7 @@ pub type GetL3AclPolicyTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::get_l3_acl_policy_template` (Get l3 acl policy template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetL3AclPolicyTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4445,16 +4121,6 @@ impl<'a> GetL3AclPolicyTemplate<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::L3AclPolicy> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::L3AclPolicy>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_L3_ACL_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_l3_acl_policy_template",
@@ -4484,7 +4150,7 @@ pub type UpdateL3AclPolicyTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::update_l3_acl_policy_template` (Update l3 acl policy template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateL3AclPolicyTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4528,16 +4194,6 @@ impl<'a> UpdateL3AclPolicyTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4588,7 +4244,7 @@ pub type AddRoguePolicyTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::add_rogue_policy_template` (Add rogue policy template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddRoguePolicyTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4632,16 +4288,6 @@ impl<'a> AddRoguePolicyTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::ApplicationPolicyOperationResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4692,7 +4338,7 @@ pub type DeleteRoguePolicyTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::delete_rogue_policy_template` (Delete rogue policy template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteRoguePolicyTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4736,16 +4382,6 @@ impl<'a> DeleteRoguePolicyTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4796,7 +4432,7 @@ pub type GetRoguePolicyTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::get_rogue_policy_template` (Get rogue policy template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetRoguePolicyTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4831,16 +4467,6 @@ impl<'a> GetRoguePolicyTemplate<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::RoguePolicy> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::RoguePolicy>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_ROGUE_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_rogue_policy_template",
@@ -4870,7 +4496,7 @@ pub type UpdateRoguePolicyTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::update_rogue_policy_template` (Update rogue policy template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateRoguePolicyTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4914,16 +4540,6 @@ impl<'a> UpdateRoguePolicyTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.

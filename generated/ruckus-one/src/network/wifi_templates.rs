@@ -1541,7 +1541,7 @@ pub type WifiNetworkTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::wifi_network_template` (Wifi network template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct WifiNetworkTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1597,16 +1597,6 @@ impl<'a> WifiNetworkTemplate<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::WifiNetworkRow> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiNetworkRow>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_WIFI_CALLING_SERVICE_PROFILE_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_wifi_calling_service_profile_templates",
@@ -1636,7 +1626,7 @@ pub type GetWifiCallingServiceProfileTemplatesVersion = super::versions::V1OrJso
 /// Request builder for `WifiTemplatesClient::get_wifi_calling_service_profile_templates` (Get wifi calling service profile templates).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiCallingServiceProfileTemplates<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1708,18 +1698,6 @@ impl<'a> GetWifiCallingServiceProfileTemplates<'a> {
     > {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<
-            super::common::QueryResponseWifiCallingServiceProfileQueryData,
-        >,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_VLAN_POOL_PROFILE_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_vlan_pool_profile_templates",
@@ -1749,7 +1727,7 @@ pub type QueryVlanPoolProfileTemplatesVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::query_vlan_pool_profile_templates` (Query vlan pool profile templates).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVlanPoolProfileTemplates<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1815,18 +1793,6 @@ impl<'a> QueryVlanPoolProfileTemplates<'a> {
     > {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<
-            super::common::QueryResponseVlanPoolProfileQueryData,
-        >,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_SYSLOG_SERVER_PROFILE_TEMPLATES_FOR_VIEW: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_syslog_server_profile_templates_for_view",
@@ -1856,7 +1822,7 @@ pub type GetSyslogServerProfileTemplatesForViewVersion = super::versions::V1OrJs
 /// Request builder for `WifiTemplatesClient::get_syslog_server_profile_templates_for_view` (Get syslog server profile templates for view).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSyslogServerProfileTemplatesForView<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1925,18 +1891,6 @@ impl<'a> GetSyslogServerProfileTemplatesForView<'a> {
     > {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<
-            super::common::QueryResponseSyslogServerProfileQueryData,
-        >,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_RADIUS_SERVER_PROFILE_TEMPLATES_V2: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_radius_server_profile_templates_v2",
@@ -1971,7 +1925,7 @@ pub type GetRadiusServerProfileTemplatesV2Version = super::versions::V1_1OrV1OrJ
 /// Request builder for `WifiTemplatesClient::get_radius_server_profile_templates_v2` (Get radius server profile templates v2).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetRadiusServerProfileTemplatesV2<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2037,18 +1991,6 @@ impl<'a> GetRadiusServerProfileTemplatesV2<'a> {
     > {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<
-            super::common::QueryResponseRadiusServerProfileQueryData,
-        >,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_ETHERNET_PORT_PROFILE_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ethernet_port_profile_templates",
@@ -2078,7 +2020,7 @@ pub type GetEthernetPortProfileTemplatesVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::get_ethernet_port_profile_templates` (Get ethernet port profile templates).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetEthernetPortProfileTemplates<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2144,18 +2086,6 @@ impl<'a> GetEthernetPortProfileTemplates<'a> {
     > {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<
-            super::common::QueryResponseEthernetPortProfileQueryData,
-        >,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_DHCP_CONFIG_SERVICE_PROFILE_TEMPLATES_FOR_VIEW: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_dhcp_config_service_profile_templates_for_view",
@@ -2185,7 +2115,7 @@ pub type QueryDhcpConfigServiceProfileTemplatesForViewVersion = super::versions:
 /// Request builder for `WifiTemplatesClient::query_dhcp_config_service_profile_templates_for_view` (Query dhcp config service profile templates for view).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryDhcpConfigServiceProfileTemplatesForView<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2257,18 +2187,6 @@ impl<'a> QueryDhcpConfigServiceProfileTemplatesForView<'a> {
     > {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<
-            super::common::QueryResponseDhcpConfigServiceProfileQueryData,
-        >,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_DHCP_CONFIG_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_dhcp_config_service_profile_template",
@@ -2298,7 +2216,7 @@ pub type CreateDhcpConfigServiceProfileTemplateVersion = super::versions::V1_1Or
 /// Request builder for `WifiTemplatesClient::create_dhcp_config_service_profile_template` (Create dhcp config service profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateDhcpConfigServiceProfileTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2345,16 +2263,6 @@ impl<'a> CreateDhcpConfigServiceProfileTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::ApplicationPolicyOperationResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -2405,7 +2313,7 @@ pub type DeleteDhcpConfigServiceProfileTemplateVersion = super::versions::V1_1Or
 /// Request builder for `WifiTemplatesClient::delete_dhcp_config_service_profile_template` (Delete dhcp config service profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteDhcpConfigServiceProfileTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2452,16 +2360,6 @@ impl<'a> DeleteDhcpConfigServiceProfileTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -2512,7 +2410,7 @@ pub type GetDhcpConfigServiceProfileTemplateVersion = super::versions::V1_1OrJso
 /// Request builder for `WifiTemplatesClient::get_dhcp_config_service_profile_template` (Get dhcp config service profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetDhcpConfigServiceProfileTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2552,16 +2450,6 @@ impl<'a> GetDhcpConfigServiceProfileTemplate<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::DhcpConfigServiceProfile> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::DhcpConfigServiceProfile>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_DHCP_CONFIG_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_dhcp_config_service_profile_template",
@@ -2591,7 +2479,7 @@ pub type UpdateDhcpConfigServiceProfileTemplateVersion = super::versions::V1_1Or
 /// Request builder for `WifiTemplatesClient::update_dhcp_config_service_profile_template` (Update dhcp config service profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateDhcpConfigServiceProfileTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2638,16 +2526,6 @@ impl<'a> UpdateDhcpConfigServiceProfileTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -2698,7 +2576,7 @@ pub type AddRadiusServerProfileTemplateV1Version = super::versions::V1_1OrJson;
 /// Request builder for `WifiTemplatesClient::add_radius_server_profile_template_v1` (Add radius server profile template v1).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddRadiusServerProfileTemplateV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2742,16 +2620,6 @@ impl<'a> AddRadiusServerProfileTemplateV1<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::ApplicationPolicyOperationResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -2802,7 +2670,7 @@ pub type DeleteRadiusServerProfileTemplateV1Version = super::versions::V1_1OrJso
 /// Request builder for `WifiTemplatesClient::delete_radius_server_profile_template_v1` (Delete radius server profile template v1).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteRadiusServerProfileTemplateV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2849,16 +2717,6 @@ impl<'a> DeleteRadiusServerProfileTemplateV1<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -2909,7 +2767,7 @@ pub type GetRadiusServerProfileTemplateV1Version = super::versions::V1_1OrJson;
 /// Request builder for `WifiTemplatesClient::get_radius_server_profile_template_v1` (Get radius server profile template v1).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetRadiusServerProfileTemplateV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2946,16 +2804,6 @@ impl<'a> GetRadiusServerProfileTemplateV1<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::RadiusServerProfile> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::RadiusServerProfile>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_RADIUS_SERVER_PROFILE_TEMPLATE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_radius_server_profile_template_v1",
@@ -2985,7 +2833,7 @@ pub type UpdateRadiusServerProfileTemplateV1Version = super::versions::V1_1OrJso
 /// Request builder for `WifiTemplatesClient::update_radius_server_profile_template_v1` (Update radius server profile template v1).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateRadiusServerProfileTemplateV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3032,16 +2880,6 @@ impl<'a> UpdateRadiusServerProfileTemplateV1<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3092,7 +2930,7 @@ pub type CreateSyslogServerProfileTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiTemplatesClient::create_syslog_server_profile_template` (Create syslog server profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSyslogServerProfileTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3136,16 +2974,6 @@ impl<'a> CreateSyslogServerProfileTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::ApplicationPolicyOperationResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3196,7 +3024,7 @@ pub type DeleteSyslogServerProfileTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiTemplatesClient::delete_syslog_server_profile_template` (Delete syslog server profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSyslogServerProfileTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3240,16 +3068,6 @@ impl<'a> DeleteSyslogServerProfileTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3300,7 +3118,7 @@ pub type GetSyslogServerProfileTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiTemplatesClient::get_syslog_server_profile_template` (Get syslog server profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSyslogServerProfileTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3337,16 +3155,6 @@ impl<'a> GetSyslogServerProfileTemplate<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::SyslogServerProfile> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::SyslogServerProfile>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_SYSLOG_SERVER_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_syslog_server_profile_template",
@@ -3376,7 +3184,7 @@ pub type UpdateSyslogServerProfileTemplateVersion = super::versions::V1_1OrJson;
 /// Request builder for `WifiTemplatesClient::update_syslog_server_profile_template` (Update syslog server profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSyslogServerProfileTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3420,16 +3228,6 @@ impl<'a> UpdateSyslogServerProfileTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3480,7 +3278,7 @@ pub type CreateTunnelServiceProfileTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::create_tunnel_service_profile_template` (Create tunnel service profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateTunnelServiceProfileTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3527,16 +3325,6 @@ impl<'a> CreateTunnelServiceProfileTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::ApplicationPolicyOperationResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3587,7 +3375,7 @@ pub type DeleteTunnelServiceProfileTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::delete_tunnel_service_profile_template` (Delete tunnel service profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteTunnelServiceProfileTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3634,16 +3422,6 @@ impl<'a> DeleteTunnelServiceProfileTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3694,7 +3472,7 @@ pub type GetTunnelServiceProfileTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::get_tunnel_service_profile_template` (Get tunnel service profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetTunnelServiceProfileTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3731,16 +3509,6 @@ impl<'a> GetTunnelServiceProfileTemplate<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::TunnelServiceProfile> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::TunnelServiceProfile>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_TUNNEL_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_tunnel_service_profile_template",
@@ -3770,7 +3538,7 @@ pub type UpdateTunnelServiceProfileTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::update_tunnel_service_profile_template` (Update tunnel service profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateTunnelServiceProfileTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3817,16 +3585,6 @@ impl<'a> UpdateTunnelServiceProfileTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3877,7 +3635,7 @@ pub type AddVlanPoolProfileTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::add_vlan_pool_profile_template` (Add vlan pool profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddVlanPoolProfileTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3921,16 +3679,6 @@ impl<'a> AddVlanPoolProfileTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::ApplicationPolicyOperationResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3981,7 +3729,7 @@ pub type DeleteVlanPoolProfileTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::delete_vlan_pool_profile_template` (Delete vlan pool profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVlanPoolProfileTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4025,16 +3773,6 @@ impl<'a> DeleteVlanPoolProfileTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4085,7 +3823,7 @@ pub type GetVlanPoolProfileTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::get_vlan_pool_profile_template` (Get vlan pool profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVlanPoolProfileTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4122,16 +3860,6 @@ impl<'a> GetVlanPoolProfileTemplate<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::VlanPoolProfile> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::VlanPoolProfile>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VLAN_POOL_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_vlan_pool_profile_template",
@@ -4161,7 +3889,7 @@ pub type UpdateVlanPoolProfileTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::update_vlan_pool_profile_template` (Update vlan pool profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVlanPoolProfileTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4205,16 +3933,6 @@ impl<'a> UpdateVlanPoolProfileTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4265,7 +3983,7 @@ pub type CreateWifiCallingServiceProfileTemplateVersion = super::versions::V1_1O
 /// Request builder for `WifiTemplatesClient::create_wifi_calling_service_profile_template` (Create wifi calling service profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateWifiCallingServiceProfileTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4312,16 +4030,6 @@ impl<'a> CreateWifiCallingServiceProfileTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::ApplicationPolicyOperationResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4372,7 +4080,7 @@ pub type DeleteWifiCallingServiceProfileTemplateVersion = super::versions::V1_1O
 /// Request builder for `WifiTemplatesClient::delete_wifi_calling_service_profile_template` (Delete wifi calling service profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteWifiCallingServiceProfileTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4419,16 +4127,6 @@ impl<'a> DeleteWifiCallingServiceProfileTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4479,7 +4177,7 @@ pub type GetWiFiCallingServiceProfileTemplateVersion = super::versions::V1_1OrJs
 /// Request builder for `WifiTemplatesClient::get_wi_fi_calling_service_profile_template` (Get wi fi calling service profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWiFiCallingServiceProfileTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4519,16 +4217,6 @@ impl<'a> GetWiFiCallingServiceProfileTemplate<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::WifiCallingServiceProfile> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiCallingServiceProfile>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_WIFI_CALLING_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_wifi_calling_service_profile_template",
@@ -4558,7 +4246,7 @@ pub type UpdateWifiCallingServiceProfileTemplateVersion = super::versions::V1_1O
 /// Request builder for `WifiTemplatesClient::update_wifi_calling_service_profile_template` (Update wifi calling service profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateWifiCallingServiceProfileTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4605,16 +4293,6 @@ impl<'a> UpdateWifiCallingServiceProfileTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4665,7 +4343,7 @@ pub type CloneWifiCallingServiceProfileTemplateVersion = super::versions::V1OrJs
 /// Request builder for `WifiTemplatesClient::clone_wifi_calling_service_profile_template` (Clone wifi calling service profile template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CloneWifiCallingServiceProfileTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4712,16 +4390,6 @@ impl<'a> CloneWifiCallingServiceProfileTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::ApplicationPolicyOperationResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4772,7 +4440,7 @@ pub type CreateWifiNetworkTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::create_wifi_network_template` (Create wifi network template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateWifiNetworkTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4816,16 +4484,6 @@ impl<'a> CreateWifiNetworkTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::ApplicationPolicyOperationResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4876,7 +4534,7 @@ pub type DeleteWifiNetworkTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::delete_wifi_network_template` (Delete wifi network template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteWifiNetworkTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4920,16 +4578,6 @@ impl<'a> DeleteWifiNetworkTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4980,7 +4628,7 @@ pub type GetWifiNetworkTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::get_wifi_network_template` (Get wifi network template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiNetworkTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5015,16 +4663,6 @@ impl<'a> GetWifiNetworkTemplate<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::WifiNetwork> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiNetwork>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_wifi_network_template",
@@ -5054,7 +4692,7 @@ pub type UpdateWifiNetworkTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::update_wifi_network_template` (Update wifi network template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateWifiNetworkTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5098,16 +4736,6 @@ impl<'a> UpdateWifiNetworkTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5158,7 +4786,7 @@ pub type DeactivateAccessControlProfileTemplateOnWifiNetworkVersion = super::ver
 /// Request builder for `WifiTemplatesClient::deactivate_access_control_profile_template_on_wifi_network` (Deactivate access control profile template on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateAccessControlProfileTemplateOnWifiNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5205,16 +4833,6 @@ impl<'a> DeactivateAccessControlProfileTemplateOnWifiNetwork<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5265,7 +4883,7 @@ pub type ActivateAccessControlProfileTemplateOnWifiNetworkVersion = super::versi
 /// Request builder for `WifiTemplatesClient::activate_access_control_profile_template_on_wifi_network` (Activate access control profile template on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateAccessControlProfileTemplateOnWifiNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5312,16 +4930,6 @@ impl<'a> ActivateAccessControlProfileTemplateOnWifiNetwork<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5372,7 +4980,7 @@ pub type CloneWifiNetworkTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `WifiTemplatesClient::clone_wifi_network_template` (Clone wifi network template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CloneWifiNetworkTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5416,16 +5024,6 @@ impl<'a> CloneWifiNetworkTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::ApplicationPolicyOperationResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5476,7 +5074,7 @@ pub type ActivateDpskServiceOnWifiNetworkTemplateVersion = super::versions::V1Or
 /// Request builder for `WifiTemplatesClient::activate_dpsk_service_on_wifi_network_template` (Activate dpsk service on wifi network template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateDpskServiceOnWifiNetworkTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5523,16 +5121,6 @@ impl<'a> ActivateDpskServiceOnWifiNetworkTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5583,7 +5171,7 @@ pub type ActivatePortalServiceProfileTemplateOnWifiNetworkTemplateVersion = supe
 /// Request builder for `WifiTemplatesClient::activate_portal_service_profile_template_on_wifi_network_template` (Activate portal service profile template on wifi network template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivatePortalServiceProfileTemplateOnWifiNetworkTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5630,16 +5218,6 @@ impl<'a> ActivatePortalServiceProfileTemplateOnWifiNetworkTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5690,7 +5268,7 @@ pub type GetWifiNetworkTemplateRadiusServerProfileTemplateSettingsVersion = supe
 /// Request builder for `WifiTemplatesClient::get_wifi_network_template_radius_server_profile_template_settings` (Get wifi network template radius server profile template settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiNetworkTemplateRadiusServerProfileTemplateSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5733,18 +5311,6 @@ impl<'a> GetWifiNetworkTemplateRadiusServerProfileTemplateSettings<'a> {
     > {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<
-            super::common::WifiNetworkRadiusServerProfileSettings,
-        >,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_WIFI_NETWORK_TEMPLATE_RADIUS_SERVER_PROFILE_TEMPLATE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_wifi_network_template_radius_server_profile_template_settings",
@@ -5774,7 +5340,7 @@ pub type UpdateWifiNetworkTemplateRadiusServerProfileTemplateSettingsVersion = s
 /// Request builder for `WifiTemplatesClient::update_wifi_network_template_radius_server_profile_template_settings` (Update wifi network template radius server profile template settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateWifiNetworkTemplateRadiusServerProfileTemplateSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5821,16 +5387,6 @@ impl<'a> UpdateWifiNetworkTemplateRadiusServerProfileTemplateSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5881,7 +5437,7 @@ pub type DeactivateRadiusServerProfileTemplateOnWifiNetworkTemplateVersion = sup
 /// Request builder for `WifiTemplatesClient::deactivate_radius_server_profile_template_on_wifi_network_template` (Deactivate radius server profile template on wifi network template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateRadiusServerProfileTemplateOnWifiNetworkTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5928,16 +5484,6 @@ impl<'a> DeactivateRadiusServerProfileTemplateOnWifiNetworkTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5988,7 +5534,7 @@ pub type ActivateRadiusServerProfileTemplateOnWifiNetworkTemplateVersion = super
 /// Request builder for `WifiTemplatesClient::activate_radius_server_profile_template_on_wifi_network_template` (Activate radius server profile template on wifi network template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateRadiusServerProfileTemplateOnWifiNetworkTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6035,16 +5581,6 @@ impl<'a> ActivateRadiusServerProfileTemplateOnWifiNetworkTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -6095,7 +5631,7 @@ pub type DeactivateVlanPoolProfileTemplateOnWifiNetworkTemplateVersion = super::
 /// Request builder for `WifiTemplatesClient::deactivate_vlan_pool_profile_template_on_wifi_network_template` (Deactivate vlan pool profile template on wifi network template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateVlanPoolProfileTemplateOnWifiNetworkTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6142,16 +5678,6 @@ impl<'a> DeactivateVlanPoolProfileTemplateOnWifiNetworkTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -6202,7 +5728,7 @@ pub type ActivateVlanPoolProfileTemplateOnWifiNetworkTemplateVersion = super::ve
 /// Request builder for `WifiTemplatesClient::activate_vlan_pool_profile_template_on_wifi_network_template` (Activate vlan pool profile template on wifi network template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateVlanPoolProfileTemplateOnWifiNetworkTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6249,16 +5775,6 @@ impl<'a> ActivateVlanPoolProfileTemplateOnWifiNetworkTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -6309,7 +5825,7 @@ pub type DeactivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplateVersion
 /// Request builder for `WifiTemplatesClient::deactivate_wifi_calling_service_profile_template_on_wifi_network_template` (Deactivate wifi calling service profile template on wifi network template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6356,16 +5872,6 @@ impl<'a> DeactivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -6416,7 +5922,7 @@ pub type ActivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplateVersion =
 /// Request builder for `WifiTemplatesClient::activate_wifi_calling_service_profile_template_on_wifi_network_template` (Activate wifi calling service profile template on wifi network template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6463,16 +5969,6 @@ impl<'a> ActivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.

@@ -3415,7 +3415,7 @@ static LIST_NETWORKS: ruckus_one_runtime::internal::Operation = ruckus_one_runti
 /// Request builder for `WirelessNetworksClient::list_networks` (List networks).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListNetworks<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3444,16 +3444,6 @@ impl<'a> ListNetworks<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_network",
@@ -3472,7 +3462,7 @@ static CREATE_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runt
 /// Request builder for `WirelessNetworksClient::create_network` (Create network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3501,16 +3491,6 @@ impl<'a> CreateNetwork<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_NETWORKS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_networks",
@@ -3529,7 +3509,7 @@ static DELETE_NETWORKS: ruckus_one_runtime::internal::Operation = ruckus_one_run
 /// Request builder for `WirelessNetworksClient::delete_networks` (Delete networks).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteNetworks<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3558,16 +3538,6 @@ impl<'a> DeleteNetworks<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_network",
@@ -3586,7 +3556,7 @@ static GET_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime
 /// Request builder for `WirelessNetworksClient::get_network` (Get network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3615,16 +3585,6 @@ impl<'a> GetNetwork<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_network",
@@ -3643,7 +3603,7 @@ static UPDATE_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runt
 /// Request builder for `WirelessNetworksClient::update_network` (Update network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3672,16 +3632,6 @@ impl<'a> UpdateNetwork<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_network",
@@ -3700,7 +3650,7 @@ static DELETE_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runt
 /// Request builder for `WirelessNetworksClient::delete_network` (Delete network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3728,16 +3678,6 @@ impl<'a> DeleteNetwork<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static CREATE_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -3768,7 +3708,7 @@ pub type CreateWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::create_wifi_network` (Create Wi-Fi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateWifiNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3812,16 +3752,6 @@ impl<'a> CreateWifiNetwork<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3872,7 +3802,7 @@ pub type UpdateWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::update_wifi_network` (Update Wi-Fi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateWifiNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3916,16 +3846,6 @@ impl<'a> UpdateWifiNetwork<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3976,7 +3896,7 @@ pub type GetWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::get_wifi_network` (Get Wi-Fi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4011,16 +3931,6 @@ impl<'a> GetWifiNetwork<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::WifiNetwork> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiNetwork>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_wifi_network",
@@ -4050,7 +3960,7 @@ pub type DeleteWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::delete_wifi_network` (Delete Wi-Fi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteWifiNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4094,16 +4004,6 @@ impl<'a> DeleteWifiNetwork<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4154,7 +4054,7 @@ pub type QueryWifiNetworksVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::query_wifi_networks` (Query Wi-Fi networks).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryWifiNetworks<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4208,16 +4108,6 @@ impl<'a> QueryWifiNetworks<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResult> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_NETWORK_ACTIVATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_network_activation",
@@ -4236,7 +4126,7 @@ static CREATE_NETWORK_ACTIVATION: ruckus_one_runtime::internal::Operation = ruck
 /// Request builder for `WirelessNetworksClient::create_network_activation` (Create network activation).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateNetworkActivation<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4265,16 +4155,6 @@ impl<'a> CreateNetworkActivation<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_NETWORK_ACTIVATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_network_activations",
@@ -4294,7 +4174,7 @@ static QUERY_NETWORK_ACTIVATIONS: ruckus_one_runtime::internal::Operation = ruck
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryNetworkActivations<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4348,16 +4228,6 @@ impl<'a> QueryNetworkActivations<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResult> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_NETWORK_ACTIVATION_MAPPINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_network_activation_mappings",
@@ -4377,7 +4247,7 @@ static CREATE_NETWORK_ACTIVATION_MAPPINGS: ruckus_one_runtime::internal::Operati
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateNetworkActivationMappings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4412,16 +4282,6 @@ impl<'a> CreateNetworkActivationMappings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_NETWORK_ACTIVATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_network_activation",
@@ -4440,7 +4300,7 @@ static GET_NETWORK_ACTIVATION: ruckus_one_runtime::internal::Operation = ruckus_
 /// Request builder for `WirelessNetworksClient::get_network_activation` (Get network activation).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetNetworkActivation<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4469,16 +4329,6 @@ impl<'a> GetNetworkActivation<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, NetworkActivation> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<NetworkActivation>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_NETWORK_ACTIVATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_network_activation",
@@ -4497,7 +4347,7 @@ static UPDATE_NETWORK_ACTIVATION: ruckus_one_runtime::internal::Operation = ruck
 /// Request builder for `WirelessNetworksClient::update_network_activation` (Update network activation).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateNetworkActivation<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4525,16 +4375,6 @@ impl<'a> UpdateNetworkActivation<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static GET_VENUE_WIFI_NETWORK_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -4565,7 +4405,7 @@ pub type GetVenueWifiNetworkSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::get_venue_wifi_network_settings` (Get venue Wi-Fi network settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueWifiNetworkSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4602,16 +4442,6 @@ impl<'a> GetVenueWifiNetworkSettings<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::VenueWifiNetworkSettings> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::VenueWifiNetworkSettings>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_WIFI_NETWORK_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_wifi_network_settings",
@@ -4641,7 +4471,7 @@ pub type UpdateVenueWifiNetworkSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::update_venue_wifi_network_settings` (Update venue Wi-Fi network settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueWifiNetworkSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4685,16 +4515,6 @@ impl<'a> UpdateVenueWifiNetworkSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4746,7 +4566,7 @@ pub type ActivateWifiNetworkOnVenueVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateWifiNetworkOnVenue<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4797,16 +4617,6 @@ impl<'a> ActivateWifiNetworkOnVenue<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -4856,7 +4666,7 @@ pub type DeactivateWifiNetworkOnVenueVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::deactivate_wifi_network_on_venue` (Deactivate Wi-Fi network on venue).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateWifiNetworkOnVenue<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4900,16 +4710,6 @@ impl<'a> DeactivateWifiNetworkOnVenue<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4960,7 +4760,7 @@ pub type QueryWifiNetworkApCompatibilitiesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::query_wifi_network_ap_compatibilities` (Query Wi-Fi network AP compatibilities).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryWifiNetworkApCompatibilities<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5016,16 +4816,6 @@ impl<'a> QueryWifiNetworkApCompatibilities<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, NetworkCompatibilityPage> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<NetworkCompatibilityPage>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_WIFI_FEATURE_SETS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_wifi_feature_sets",
@@ -5055,7 +4845,7 @@ pub type QueryWifiFeatureSetsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::query_wifi_feature_sets` (Query Wi-Fi feature sets).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryWifiFeatureSets<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5109,16 +4899,6 @@ impl<'a> QueryWifiFeatureSets<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, WifiFeatureSetPage> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<WifiFeatureSetPage>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_NETWORK_QOS_MAP_SETS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_network_qos_map_sets",
@@ -5137,7 +4917,7 @@ static LIST_NETWORK_QOS_MAP_SETS: ruckus_one_runtime::internal::Operation = ruck
 /// Request builder for `WirelessNetworksClient::list_network_qos_map_sets` (List QoS map sets).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListNetworkQosMapSets<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5166,16 +4946,6 @@ impl<'a> ListNetworkQosMapSets<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_NETWORK_WISPR_PROVIDERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_network_wispr_providers",
@@ -5194,7 +4964,7 @@ static LIST_NETWORK_WISPR_PROVIDERS: ruckus_one_runtime::internal::Operation = r
 /// Request builder for `WirelessNetworksClient::list_network_wispr_providers` (List WISPr providers).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListNetworkWisprProviders<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5222,16 +4992,6 @@ impl<'a> ListNetworkWisprProviders<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static DEACTIVATE_AP_GROUP_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -5262,7 +5022,7 @@ pub type DeactivateApGroupOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::deactivate_ap_group_on_wifi_network` (Deactivate ap group on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateApGroupOnWifiNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5306,16 +5066,6 @@ impl<'a> DeactivateApGroupOnWifiNetwork<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5366,7 +5116,7 @@ pub type ActivateApGroupOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::activate_ap_group_on_wifi_network` (Activate ap group on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateApGroupOnWifiNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5410,16 +5160,6 @@ impl<'a> ActivateApGroupOnWifiNetwork<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5470,7 +5210,7 @@ pub type GetApGroupSettingsOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::get_ap_group_settings_on_wifi_network` (Get ap group settings on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApGroupSettingsOnWifiNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5510,16 +5250,6 @@ impl<'a> GetApGroupSettingsOnWifiNetwork<'a> {
     > {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::VenueWifiNetworkApGroupSettings>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_AP_GROUP_SETTINGS_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_group_settings_on_wifi_network",
@@ -5549,7 +5279,7 @@ pub type UpdateApGroupSettingsOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::update_ap_group_settings_on_wifi_network` (Update ap group settings on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApGroupSettingsOnWifiNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5596,16 +5326,6 @@ impl<'a> UpdateApGroupSettingsOnWifiNetwork<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5656,7 +5376,7 @@ pub type DeactivateVlanPoolProfileOnVenueWifiNetworkApGroupVersion = super::vers
 /// Request builder for `WirelessNetworksClient::deactivate_vlan_pool_profile_on_venue_wifi_network_ap_group` (Deactivate vlan pool profile on venue wifi network ap group).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5703,16 +5423,6 @@ impl<'a> DeactivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5763,7 +5473,7 @@ pub type ActivateVlanPoolProfileOnVenueWifiNetworkApGroupVersion = super::versio
 /// Request builder for `WirelessNetworksClient::activate_vlan_pool_profile_on_venue_wifi_network_ap_group` (Activate vlan pool profile on venue wifi network ap group).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5810,16 +5520,6 @@ impl<'a> ActivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5870,7 +5570,7 @@ pub type DeactivateClientIsolationProfileOnWifiNetworkVersion = super::versions:
 /// Request builder for `WirelessNetworksClient::deactivate_client_isolation_profile_on_wifi_network` (Deactivate client isolation profile on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateClientIsolationProfileOnWifiNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5917,16 +5617,6 @@ impl<'a> DeactivateClientIsolationProfileOnWifiNetwork<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5977,7 +5667,7 @@ pub type ActivateClientIsolationProfileOnWifiNetworkVersion = super::versions::V
 /// Request builder for `WirelessNetworksClient::activate_client_isolation_profile_on_wifi_network` (Activate client isolation profile on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateClientIsolationProfileOnWifiNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6024,16 +5714,6 @@ impl<'a> ActivateClientIsolationProfileOnWifiNetwork<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -6084,7 +5764,7 @@ pub type DeactivateSoftGreProfileOnVenueWifiNetworkVersion = super::versions::V1
 /// Request builder for `WirelessNetworksClient::deactivate_soft_gre_profile_on_venue_wifi_network` (Deactivate soft gre profile on venue wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateSoftGreProfileOnVenueWifiNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6131,16 +5811,6 @@ impl<'a> DeactivateSoftGreProfileOnVenueWifiNetwork<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -6191,7 +5861,7 @@ pub type ActivateSoftGreProfileOnVenueWifiNetworkVersion = super::versions::V1Or
 /// Request builder for `WirelessNetworksClient::activate_soft_gre_profile_on_venue_wifi_network` (Activate soft gre profile on venue wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateSoftGreProfileOnVenueWifiNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6238,16 +5908,6 @@ impl<'a> ActivateSoftGreProfileOnVenueWifiNetwork<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -6298,7 +5958,7 @@ pub type GetWifiNetworkPredefinedHotspot20IdentityProvidersVersion = super::vers
 /// Request builder for `WirelessNetworksClient::get_wifi_network_predefined_hotspot20_identity_providers` (Get wifi network predefined hotspot20 identity providers).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiNetworkPredefinedHotspot20IdentityProviders<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6336,16 +5996,6 @@ impl<'a> GetWifiNetworkPredefinedHotspot20IdentityProviders<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<super::common::IdAndName>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<Vec<super::common::IdAndName>>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_WIFI_NETWORK_PREDEFINED_HOTSPOT20_OPERATORS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_wifi_network_predefined_hotspot20_operators",
@@ -6375,7 +6025,7 @@ pub type GetWifiNetworkPredefinedHotspot20OperatorsVersion = super::versions::V1
 /// Request builder for `WirelessNetworksClient::get_wifi_network_predefined_hotspot20_operators` (Get wifi network predefined hotspot20 operators).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiNetworkPredefinedHotspot20Operators<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6413,16 +6063,6 @@ impl<'a> GetWifiNetworkPredefinedHotspot20Operators<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<super::common::IdAndName>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<Vec<super::common::IdAndName>>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_WIFI_NETWORK_DEFAULT_QOS_MAP_SET_OPTIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_wifi_network_default_qos_map_set_options",
@@ -6452,7 +6092,7 @@ pub type GetWifiNetworkDefaultQosMapSetOptionsVersion = super::versions::V1OrJso
 /// Request builder for `WirelessNetworksClient::get_wifi_network_default_qos_map_set_options` (Get wifi network default qos map set options).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiNetworkDefaultQosMapSetOptions<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6492,16 +6132,6 @@ impl<'a> GetWifiNetworkDefaultQosMapSetOptions<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::QosMapSetOptions> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::QosMapSetOptions>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_RECOVERY_PASSPHRASE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_recovery_passphrase_settings",
@@ -6531,7 +6161,7 @@ pub type GetRecoveryPassphraseSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::get_recovery_passphrase_settings` (Get recovery passphrase settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetRecoveryPassphraseSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6566,16 +6196,6 @@ impl<'a> GetRecoveryPassphraseSettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, RecoveryPassphraseSettings> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<RecoveryPassphraseSettings>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_RECOVERY_PASSPHRASE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_recovery_passphrase_settings",
@@ -6605,7 +6225,7 @@ pub type UpdateRecoveryPassphraseSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::update_recovery_passphrase_settings` (Update recovery passphrase settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateRecoveryPassphraseSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6649,16 +6269,6 @@ impl<'a> UpdateRecoveryPassphraseSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -6709,7 +6319,7 @@ pub type GetWifiNetworkWisprProvidersVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::get_wifi_network_wispr_providers` (Get wifi network wispr providers).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiNetworkWisprProviders<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6744,13 +6354,6 @@ impl<'a> GetWifiNetworkWisprProviders<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, WisprProviders> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<WisprProviders>> {
-        self.req.send_json_with_response()
-    }
 }
 static DEACTIVATE_ACCESS_CONTROL_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_access_control_profile_on_wifi_network",
@@ -6780,7 +6383,7 @@ pub type DeactivateAccessControlProfileOnWifiNetworkVersion = super::versions::V
 /// Request builder for `WirelessNetworksClient::deactivate_access_control_profile_on_wifi_network` (Deactivate access control profile on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateAccessControlProfileOnWifiNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6827,16 +6430,6 @@ impl<'a> DeactivateAccessControlProfileOnWifiNetwork<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -6887,7 +6480,7 @@ pub type ActivateAccessControlProfileOnWifiNetworkVersion = super::versions::V1O
 /// Request builder for `WirelessNetworksClient::activate_access_control_profile_on_wifi_network` (Activate access control profile on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateAccessControlProfileOnWifiNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6934,16 +6527,6 @@ impl<'a> ActivateAccessControlProfileOnWifiNetwork<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -6994,7 +6577,7 @@ pub type DeactivateApplicationPolicyOnWifiNetworkVersion = super::versions::V1Or
 /// Request builder for `WirelessNetworksClient::deactivate_application_policy_on_wifi_network` (Deactivate application policy on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateApplicationPolicyOnWifiNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7041,16 +6624,6 @@ impl<'a> DeactivateApplicationPolicyOnWifiNetwork<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -7101,7 +6674,7 @@ pub type ActivateApplicationPolicyOnWifiNetworkVersion = super::versions::V1OrJs
 /// Request builder for `WirelessNetworksClient::activate_application_policy_on_wifi_network` (Activate application policy on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateApplicationPolicyOnWifiNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7148,16 +6721,6 @@ impl<'a> ActivateApplicationPolicyOnWifiNetwork<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -7208,7 +6771,7 @@ pub type DeactivateDevicePolicyOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::deactivate_device_policy_on_wifi_network` (Deactivate device policy on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateDevicePolicyOnWifiNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7255,16 +6818,6 @@ impl<'a> DeactivateDevicePolicyOnWifiNetwork<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -7315,7 +6868,7 @@ pub type ActivateDevicePolicyOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::activate_device_policy_on_wifi_network` (Activate device policy on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateDevicePolicyOnWifiNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7359,16 +6912,6 @@ impl<'a> ActivateDevicePolicyOnWifiNetwork<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -7419,7 +6962,7 @@ pub type ActivateDpskServiceOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::activate_dpsk_service_on_wifi_network` (Activate dpsk service on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateDpskServiceOnWifiNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7463,16 +7006,6 @@ impl<'a> ActivateDpskServiceOnWifiNetwork<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -7523,7 +7056,7 @@ pub type DeactivateHotspot20IdentityProviderOnWifiNetworkVersion = super::versio
 /// Request builder for `WirelessNetworksClient::deactivate_hotspot20_identity_provider_on_wifi_network` (Deactivate hotspot20 identity provider on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateHotspot20IdentityProviderOnWifiNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7570,16 +7103,6 @@ impl<'a> DeactivateHotspot20IdentityProviderOnWifiNetwork<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -7630,7 +7153,7 @@ pub type ActivateHotspot20IdentityProviderOnWifiNetworkVersion = super::versions
 /// Request builder for `WirelessNetworksClient::activate_hotspot20_identity_provider_on_wifi_network` (Activate hotspot20 identity provider on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateHotspot20IdentityProviderOnWifiNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7677,16 +7200,6 @@ impl<'a> ActivateHotspot20IdentityProviderOnWifiNetwork<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -7737,7 +7250,7 @@ pub type DeactivateHotspot20OperatorOnWifiNetworkVersion = super::versions::V1Or
 /// Request builder for `WirelessNetworksClient::deactivate_hotspot20_operator_on_wifi_network` (Deactivate hotspot20 operator on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateHotspot20OperatorOnWifiNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7784,16 +7297,6 @@ impl<'a> DeactivateHotspot20OperatorOnWifiNetwork<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -7844,7 +7347,7 @@ pub type ActivateHotspot20OperatorOnWifiNetworkVersion = super::versions::V1OrJs
 /// Request builder for `WirelessNetworksClient::activate_hotspot20_operator_on_wifi_network` (Activate hotspot20 operator on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateHotspot20OperatorOnWifiNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7891,16 +7394,6 @@ impl<'a> ActivateHotspot20OperatorOnWifiNetwork<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -7951,7 +7444,7 @@ pub type DeactivateL2AclPolicyOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::deactivate_l2_acl_policy_on_wifi_network` (Deactivate l2 acl policy on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateL2AclPolicyOnWifiNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7998,16 +7491,6 @@ impl<'a> DeactivateL2AclPolicyOnWifiNetwork<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -8058,7 +7541,7 @@ pub type ActivateL2AclPolicyOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::activate_l2_acl_policy_on_wifi_network` (Activate l2 acl policy on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateL2AclPolicyOnWifiNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -8102,16 +7585,6 @@ impl<'a> ActivateL2AclPolicyOnWifiNetwork<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -8162,7 +7635,7 @@ pub type DeactivateL3AclPolicyOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::deactivate_l3_acl_policy_on_wifi_network` (Deactivate l3 acl policy on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateL3AclPolicyOnWifiNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -8209,16 +7682,6 @@ impl<'a> DeactivateL3AclPolicyOnWifiNetwork<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -8269,7 +7732,7 @@ pub type ActivateL3AclPolicyOnWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessNetworksClient::activate_l3_acl_policy_on_wifi_network` (Activate l3 acl policy on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateL3AclPolicyOnWifiNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -8313,16 +7776,6 @@ impl<'a> ActivateL3AclPolicyOnWifiNetwork<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -8373,7 +7826,7 @@ pub type DeactivateMacRegistrationPoolOnWifiNetworkVersion = super::versions::V1
 /// Request builder for `WirelessNetworksClient::deactivate_mac_registration_pool_on_wifi_network` (Deactivate mac registration pool on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateMacRegistrationPoolOnWifiNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -8420,16 +7873,6 @@ impl<'a> DeactivateMacRegistrationPoolOnWifiNetwork<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -8480,7 +7923,7 @@ pub type ActivateMacRegistrationPoolOnWifiNetworkVersion = super::versions::V1Or
 /// Request builder for `WirelessNetworksClient::activate_mac_registration_pool_on_wifi_network` (Activate mac registration pool on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateMacRegistrationPoolOnWifiNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -8527,16 +7970,6 @@ impl<'a> ActivateMacRegistrationPoolOnWifiNetwork<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -8587,7 +8020,7 @@ pub type ActivatePortalServiceProfileOnWifiNetworkVersion = super::versions::V1O
 /// Request builder for `WirelessNetworksClient::activate_portal_service_profile_on_wifi_network` (Activate portal service profile on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivatePortalServiceProfileOnWifiNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -8634,16 +8067,6 @@ impl<'a> ActivatePortalServiceProfileOnWifiNetwork<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -8694,7 +8117,7 @@ pub type GetWifiNetworkRadiusServerProfileSettingsVersion = super::versions::V1O
 /// Request builder for `WirelessNetworksClient::get_wifi_network_radius_server_profile_settings` (Get wifi network radius server profile settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiNetworkRadiusServerProfileSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -8737,18 +8160,6 @@ impl<'a> GetWifiNetworkRadiusServerProfileSettings<'a> {
     > {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<
-            super::common::WifiNetworkRadiusServerProfileSettings,
-        >,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_WIFI_NETWORK_RADIUS_SERVER_PROFILE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_wifi_network_radius_server_profile_settings",
@@ -8778,7 +8189,7 @@ pub type UpdateWifiNetworkRadiusServerProfileSettingsVersion = super::versions::
 /// Request builder for `WirelessNetworksClient::update_wifi_network_radius_server_profile_settings` (Update wifi network radius server profile settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateWifiNetworkRadiusServerProfileSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -8825,16 +8236,6 @@ impl<'a> UpdateWifiNetworkRadiusServerProfileSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -8885,7 +8286,7 @@ pub type DeactivateRadiusServerProfileOnWifiNetworkVersion = super::versions::V1
 /// Request builder for `WirelessNetworksClient::deactivate_radius_server_profile_on_wifi_network` (Deactivate radius server profile on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateRadiusServerProfileOnWifiNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -8932,16 +8333,6 @@ impl<'a> DeactivateRadiusServerProfileOnWifiNetwork<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -8992,7 +8383,7 @@ pub type ActivateRadiusServerProfileOnWifiNetworkVersion = super::versions::V1Or
 /// Request builder for `WirelessNetworksClient::activate_radius_server_profile_on_wifi_network` (Activate radius server profile on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateRadiusServerProfileOnWifiNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -9039,16 +8430,6 @@ impl<'a> ActivateRadiusServerProfileOnWifiNetwork<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -9099,7 +8480,7 @@ pub type DeactivateVlanPoolProfileOnWifiNetworkVersion = super::versions::V1OrJs
 /// Request builder for `WirelessNetworksClient::deactivate_vlan_pool_profile_on_wifi_network` (Deactivate vlan pool profile on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateVlanPoolProfileOnWifiNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -9146,16 +8527,6 @@ impl<'a> DeactivateVlanPoolProfileOnWifiNetwork<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -9206,7 +8577,7 @@ pub type ActivateVlanPoolProfileOnWifiNetworkVersion = super::versions::V1OrJson
 /// Request builder for `WirelessNetworksClient::activate_vlan_pool_profile_on_wifi_network` (Activate vlan pool profile on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateVlanPoolProfileOnWifiNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -9253,16 +8624,6 @@ impl<'a> ActivateVlanPoolProfileOnWifiNetwork<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -9313,7 +8674,7 @@ pub type DeactivateWifiCallingServiceProfileOnWifiNetworkVersion = super::versio
 /// Request builder for `WirelessNetworksClient::deactivate_wifi_calling_service_profile_on_wifi_network` (Deactivate wifi calling service profile on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateWifiCallingServiceProfileOnWifiNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -9360,16 +8721,6 @@ impl<'a> DeactivateWifiCallingServiceProfileOnWifiNetwork<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -9420,7 +8771,7 @@ pub type ActivateWifiCallingServiceProfileOnWifiNetworkVersion = super::versions
 /// Request builder for `WirelessNetworksClient::activate_wifi_calling_service_profile_on_wifi_network` (Activate wifi calling service profile on wifi network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateWifiCallingServiceProfileOnWifiNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -9467,16 +8818,6 @@ impl<'a> ActivateWifiCallingServiceProfileOnWifiNetwork<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.

@@ -5,8 +5,4419 @@
 //! Wireless profiles: client isolation, LBS server, multicast DNS proxy, rogue policies, SNMP agent, SoftGRE, tunnel service, VLAN pool and Ethernet port profiles. Access control profiles and their policies are in the access_control area, the Hotspot 2.0, RADIUS server, Wi-Fi calling, DHCP configuration and syslog profiles in the wireless_service_profiles area (split so each can be compiled alone). The document lists few of the profile queries; the official description confirms them (the document's note that profile and policy queries accept sortByCountField pointed to them). mDnsProxyServiceProfiles, isolationAllowlists and apSnmpAgentProfiles: deprecated families named without paths; not in the spec.
 //!
 //! Spec: `spec/network/wireless_policies.yaml`.
-include!("wireless_policies/types.rs");
-include!("wireless_policies/requests.rs");
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml Activation).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct Activation {
+    pub venue_id: Option<String>,
+    pub wifi_network_ids: Option<Vec<String>>,
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_multicast_dns_proxy_profiles/01.json).
+    pub ap_serial_numbers: Option<Vec<String>>,
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_client_isolation_profiles/01.json).
+    pub wifi_network_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for Activation {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Activation, w: &mut ruckus_one_runtime::internal::object::Writer) {
+            w.optional("venueId", &v.venue_id);
+            w.optional_list("wifiNetworkIds", &v.wifi_network_ids);
+            w.optional_list("apSerialNumbers", &v.ap_serial_numbers);
+            w.optional("wifiNetworkId", &v.wifi_network_id);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Activation {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<Activation, ruckus_one_runtime::internal::object::FieldError> {
+            let value = Activation {
+                venue_id: f.optional("venueId"),
+                wifi_network_ids: f.optional_list("wifiNetworkIds"),
+                ap_serial_numbers: f.optional_list("apSerialNumbers"),
+                wifi_network_id: f.optional("wifiNetworkId"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Activation"))
+    }
+}
+impl Activation {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            venue_id: None,
+            wifi_network_ids: None,
+            ap_serial_numbers: None,
+            wifi_network_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `venueId`.
+    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
+        self.venue_id = Some(value.into());
+        self
+    }
+    /// Sets `wifiNetworkIds`.
+    pub fn with_wifi_network_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.wifi_network_ids = Some(value.into());
+        self
+    }
+    /// Sets `apSerialNumbers`.
+    pub fn with_ap_serial_numbers(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.ap_serial_numbers = Some(value.into());
+        self
+    }
+    /// Sets `wifiNetworkId`.
+    pub fn with_wifi_network_id(mut self, value: impl Into<String>) -> Self {
+        self.wifi_network_id = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ClientIsolationAllowlistEntry).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct ClientIsolationAllowlistEntry {
+    /// Max_length: 64; min_length: 0.
+    pub description: Option<String>,
+    pub mac: String,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for ClientIsolationAllowlistEntry {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ClientIsolationAllowlistEntry,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
+            w.optional("description", &v.description);
+            w.field("mac", &v.mac);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ClientIsolationAllowlistEntry {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ClientIsolationAllowlistEntry,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
+            let value = ClientIsolationAllowlistEntry {
+                description: f.optional("description"),
+                mac: f.required("mac")?,
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ClientIsolationAllowlistEntry"))
+    }
+}
+impl ClientIsolationAllowlistEntry {
+    /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
+    pub fn new(mac: String) -> Self {
+        Self {
+            description: None,
+            mac,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ClientIsolationProfile).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct ClientIsolationProfile {
+    /// Max_items: 64; min_items: 1.
+    pub allowlist: Vec<ClientIsolationAllowlistEntry>,
+    /// Max_length: 64; min_length: 0.
+    pub description: Option<String>,
+    pub id: Option<String>,
+    /// Max_length: 32; min_length: 2.
+    pub name: String,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for ClientIsolationProfile {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ClientIsolationProfile,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
+            w.list("allowlist", &v.allowlist);
+            w.optional("description", &v.description);
+            w.optional("id", &v.id);
+            w.field("name", &v.name);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ClientIsolationProfile {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ClientIsolationProfile,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
+            let value = ClientIsolationProfile {
+                allowlist: f.required_list("allowlist")?,
+                description: f.optional("description"),
+                id: f.optional("id"),
+                name: f.required("name")?,
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ClientIsolationProfile"))
+    }
+}
+impl ClientIsolationProfile {
+    /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
+    pub fn new(allowlist: Vec<ClientIsolationAllowlistEntry>, name: String) -> Self {
+        Self {
+            allowlist,
+            description: None,
+            id: None,
+            name,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientIsolationProfileQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ClientIsolationProfileQueryData {
+    pub id: Option<String>,
+    pub name: Option<String>,
+    pub description: Option<String>,
+    pub client_entries: Option<Vec<String>>,
+    pub activations: Option<Vec<Activation>>,
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_client_isolation_profiles/02.json).
+    pub ap_activations: Option<Vec<ClientIsolationProfileQueryDataApActivation>>,
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_client_isolation_profiles/02.json).
+    pub venue_activations: Option<Vec<ClientIsolationProfileQueryDataVenueActivation>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for ClientIsolationProfileQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ClientIsolationProfileQueryData,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("description", &v.description);
+            w.optional_list("clientEntries", &v.client_entries);
+            w.optional_list("activations", &v.activations);
+            w.optional_list("apActivations", &v.ap_activations);
+            w.optional_list("venueActivations", &v.venue_activations);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ClientIsolationProfileQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ClientIsolationProfileQueryData,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
+            let value = ClientIsolationProfileQueryData {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                description: f.optional("description"),
+                client_entries: f.optional_list("clientEntries"),
+                activations: f.optional_list("activations"),
+                ap_activations: f.optional_list("apActivations"),
+                venue_activations: f.optional_list("venueActivations"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ClientIsolationProfileQueryData"))
+    }
+}
+impl ClientIsolationProfileQueryData {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            description: None,
+            client_entries: None,
+            activations: None,
+            ap_activations: None,
+            venue_activations: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `clientEntries`.
+    pub fn with_client_entries(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.client_entries = Some(value.into());
+        self
+    }
+    /// Sets `activations`.
+    pub fn with_activations(mut self, value: impl Into<Vec<Activation>>) -> Self {
+        self.activations = Some(value.into());
+        self
+    }
+    /// Sets `apActivations`.
+    pub fn with_ap_activations(
+        mut self,
+        value: impl Into<Vec<ClientIsolationProfileQueryDataApActivation>>,
+    ) -> Self {
+        self.ap_activations = Some(value.into());
+        self
+    }
+    /// Sets `venueActivations`.
+    pub fn with_venue_activations(
+        mut self,
+        value: impl Into<Vec<ClientIsolationProfileQueryDataVenueActivation>>,
+    ) -> Self {
+        self.venue_activations = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads ui-fixtures/query_client_isolation_profiles/02.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ClientIsolationProfileQueryDataApActivation {
+    /// May be null.
+    pub ap_model: Option<String>,
+    /// May be null.
+    pub ap_serial_number: Option<String>,
+    /// May be null.
+    pub port_id: Option<i64>,
+    /// May be null.
+    pub venue_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for ClientIsolationProfileQueryDataApActivation {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ClientIsolationProfileQueryDataApActivation,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
+            w.optional("apModel", &v.ap_model);
+            w.optional("apSerialNumber", &v.ap_serial_number);
+            w.optional("portId", &v.port_id);
+            w.optional("venueId", &v.venue_id);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ClientIsolationProfileQueryDataApActivation {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ClientIsolationProfileQueryDataApActivation,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
+            let value = ClientIsolationProfileQueryDataApActivation {
+                ap_model: f.optional("apModel"),
+                ap_serial_number: f.optional("apSerialNumber"),
+                port_id: f.optional("portId"),
+                venue_id: f.optional("venueId"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
+        fields(&mut f)
+            .map_err(|e| e.into_error("ClientIsolationProfileQueryDataApActivation"))
+    }
+}
+impl ClientIsolationProfileQueryDataApActivation {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            ap_model: None,
+            ap_serial_number: None,
+            port_id: None,
+            venue_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `apModel`.
+    pub fn with_ap_model(mut self, value: impl Into<String>) -> Self {
+        self.ap_model = Some(value.into());
+        self
+    }
+    /// Sets `apSerialNumber`.
+    pub fn with_ap_serial_number(mut self, value: impl Into<String>) -> Self {
+        self.ap_serial_number = Some(value.into());
+        self
+    }
+    /// Sets `portId`.
+    pub fn with_port_id(mut self, value: impl Into<i64>) -> Self {
+        self.port_id = Some(value.into());
+        self
+    }
+    /// Sets `venueId`.
+    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
+        self.venue_id = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads ui-fixtures/query_client_isolation_profiles/02.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ClientIsolationProfileQueryDataVenueActivation {
+    /// May be null.
+    pub ap_model: Option<String>,
+    /// May be null.
+    pub ap_serial_numbers: Option<Vec<String>>,
+    /// May be null.
+    pub port_id: Option<i64>,
+    /// May be null.
+    pub venue_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for ClientIsolationProfileQueryDataVenueActivation {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ClientIsolationProfileQueryDataVenueActivation,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
+            w.optional("apModel", &v.ap_model);
+            w.optional_list("apSerialNumbers", &v.ap_serial_numbers);
+            w.optional("portId", &v.port_id);
+            w.optional("venueId", &v.venue_id);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ClientIsolationProfileQueryDataVenueActivation {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ClientIsolationProfileQueryDataVenueActivation,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
+            let value = ClientIsolationProfileQueryDataVenueActivation {
+                ap_model: f.optional("apModel"),
+                ap_serial_numbers: f.optional_list("apSerialNumbers"),
+                port_id: f.optional("portId"),
+                venue_id: f.optional("venueId"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
+        fields(&mut f)
+            .map_err(|e| e.into_error("ClientIsolationProfileQueryDataVenueActivation"))
+    }
+}
+impl ClientIsolationProfileQueryDataVenueActivation {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            ap_model: None,
+            ap_serial_numbers: None,
+            port_id: None,
+            venue_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `apModel`.
+    pub fn with_ap_model(mut self, value: impl Into<String>) -> Self {
+        self.ap_model = Some(value.into());
+        self
+    }
+    /// Sets `apSerialNumbers`.
+    pub fn with_ap_serial_numbers(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.ap_serial_numbers = Some(value.into());
+        self
+    }
+    /// Sets `portId`.
+    pub fn with_port_id(mut self, value: impl Into<i64>) -> Self {
+        self.port_id = Some(value.into());
+        self
+    }
+    /// Sets `venueId`.
+    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
+        self.venue_id = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (wifi_api-17.3.3.205.yaml EthernetPortProfile).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct EthernetPortProfile {
+    /// Default: DISABLED.
+    pub auth_type: Option<EthernetPortProfileAuthType>,
+    /// Default: false.
+    pub bypass_mac_address_authentication: Option<bool>,
+    /// Default: false.
+    pub dynamic_vlan_enabled: Option<bool>,
+    /// Default: false.
+    pub enable_accounting_proxy: Option<bool>,
+    /// Default: false.
+    pub enable_auth_proxy: Option<bool>,
+    pub id: Option<String>,
+    /// Default: false.
+    pub is_default: Option<bool>,
+    /// Max_length: 32; min_length: 2.
+    pub name: Option<String>,
+    pub supplicant_authentication_options: Option<SupplicantAuthenticationOptions>,
+    /// May be null.
+    pub type_: Option<EthernetPortProfileType>,
+    /// Format: int32; maximum: 4094; minimum: 1.
+    pub unauthenticated_guest_vlan: Option<i64>,
+    /// Format: int32; maximum: 4094; minimum: 1.
+    pub untag_id: Option<i64>,
+    pub vlan_members: Option<String>,
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_ethernet_port_profile/06.json).
+    pub accounting_radius_id: Option<String>,
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_ethernet_port_profile/06.json).
+    pub accounting_service: Option<bool>,
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_ethernet_port_profile/03.json).
+    pub ap_serial_numbers: Option<Vec<String>>,
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_ethernet_port_profile/06.json).
+    pub auth_radius_id: Option<String>,
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_ethernet_port_profile/03.json).
+    pub description: Option<String>,
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_ethernet_port_profile/08.json).
+    pub is_enforced: Option<bool>,
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_ethernet_port_profile/10.json).
+    pub tenant_id: Option<String>,
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_ethernet_port_profile/03.json).
+    pub venue_ids: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for EthernetPortProfile {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &EthernetPortProfile,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
+            w.optional("authType", &v.auth_type);
+            w.optional(
+                "bypassMacAddressAuthentication",
+                &v.bypass_mac_address_authentication,
+            );
+            w.optional("dynamicVlanEnabled", &v.dynamic_vlan_enabled);
+            w.optional("enableAccountingProxy", &v.enable_accounting_proxy);
+            w.optional("enableAuthProxy", &v.enable_auth_proxy);
+            w.optional("id", &v.id);
+            w.optional("isDefault", &v.is_default);
+            w.optional("name", &v.name);
+            w.optional(
+                "supplicantAuthenticationOptions",
+                &v.supplicant_authentication_options,
+            );
+            w.field("type", &v.type_);
+            w.optional("unauthenticatedGuestVlan", &v.unauthenticated_guest_vlan);
+            w.optional("untagId", &v.untag_id);
+            w.optional("vlanMembers", &v.vlan_members);
+            w.optional("accountingRadiusId", &v.accounting_radius_id);
+            w.optional("accountingService", &v.accounting_service);
+            w.optional_list("apSerialNumbers", &v.ap_serial_numbers);
+            w.optional("authRadiusId", &v.auth_radius_id);
+            w.optional("description", &v.description);
+            w.optional("isEnforced", &v.is_enforced);
+            w.optional("tenantId", &v.tenant_id);
+            w.optional_list("venueIds", &v.venue_ids);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EthernetPortProfile {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            EthernetPortProfile,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
+            let value = EthernetPortProfile {
+                auth_type: f.optional("authType"),
+                bypass_mac_address_authentication: f
+                    .optional("bypassMacAddressAuthentication"),
+                dynamic_vlan_enabled: f.optional("dynamicVlanEnabled"),
+                enable_accounting_proxy: f.optional("enableAccountingProxy"),
+                enable_auth_proxy: f.optional("enableAuthProxy"),
+                id: f.optional("id"),
+                is_default: f.optional("isDefault"),
+                name: f.optional("name"),
+                supplicant_authentication_options: f
+                    .optional("supplicantAuthenticationOptions"),
+                type_: f.optional("type"),
+                unauthenticated_guest_vlan: f.optional("unauthenticatedGuestVlan"),
+                untag_id: f.optional("untagId"),
+                vlan_members: f.optional("vlanMembers"),
+                accounting_radius_id: f.optional("accountingRadiusId"),
+                accounting_service: f.optional("accountingService"),
+                ap_serial_numbers: f.optional_list("apSerialNumbers"),
+                auth_radius_id: f.optional("authRadiusId"),
+                description: f.optional("description"),
+                is_enforced: f.optional("isEnforced"),
+                tenant_id: f.optional("tenantId"),
+                venue_ids: f.optional_list("venueIds"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EthernetPortProfile"))
+    }
+}
+impl EthernetPortProfile {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            auth_type: None,
+            bypass_mac_address_authentication: None,
+            dynamic_vlan_enabled: None,
+            enable_accounting_proxy: None,
+            enable_auth_proxy: None,
+            id: None,
+            is_default: None,
+            name: None,
+            supplicant_authentication_options: None,
+            type_: None,
+            unauthenticated_guest_vlan: None,
+            untag_id: None,
+            vlan_members: None,
+            accounting_radius_id: None,
+            accounting_service: None,
+            ap_serial_numbers: None,
+            auth_radius_id: None,
+            description: None,
+            is_enforced: None,
+            tenant_id: None,
+            venue_ids: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `authType`.
+    pub fn with_auth_type(
+        mut self,
+        value: impl Into<EthernetPortProfileAuthType>,
+    ) -> Self {
+        self.auth_type = Some(value.into());
+        self
+    }
+    /// Sets `bypassMacAddressAuthentication`.
+    pub fn with_bypass_mac_address_authentication(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.bypass_mac_address_authentication = Some(value.into());
+        self
+    }
+    /// Sets `dynamicVlanEnabled`.
+    pub fn with_dynamic_vlan_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.dynamic_vlan_enabled = Some(value.into());
+        self
+    }
+    /// Sets `enableAccountingProxy`.
+    pub fn with_enable_accounting_proxy(mut self, value: impl Into<bool>) -> Self {
+        self.enable_accounting_proxy = Some(value.into());
+        self
+    }
+    /// Sets `enableAuthProxy`.
+    pub fn with_enable_auth_proxy(mut self, value: impl Into<bool>) -> Self {
+        self.enable_auth_proxy = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `isDefault`.
+    pub fn with_is_default(mut self, value: impl Into<bool>) -> Self {
+        self.is_default = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `supplicantAuthenticationOptions`.
+    pub fn with_supplicant_authentication_options(
+        mut self,
+        value: impl Into<SupplicantAuthenticationOptions>,
+    ) -> Self {
+        self.supplicant_authentication_options = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<EthernetPortProfileType>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `unauthenticatedGuestVlan`.
+    pub fn with_unauthenticated_guest_vlan(mut self, value: impl Into<i64>) -> Self {
+        self.unauthenticated_guest_vlan = Some(value.into());
+        self
+    }
+    /// Sets `untagId`.
+    pub fn with_untag_id(mut self, value: impl Into<i64>) -> Self {
+        self.untag_id = Some(value.into());
+        self
+    }
+    /// Sets `vlanMembers`.
+    pub fn with_vlan_members(mut self, value: impl Into<String>) -> Self {
+        self.vlan_members = Some(value.into());
+        self
+    }
+    /// Sets `accountingRadiusId`.
+    pub fn with_accounting_radius_id(mut self, value: impl Into<String>) -> Self {
+        self.accounting_radius_id = Some(value.into());
+        self
+    }
+    /// Sets `accountingService`.
+    pub fn with_accounting_service(mut self, value: impl Into<bool>) -> Self {
+        self.accounting_service = Some(value.into());
+        self
+    }
+    /// Sets `apSerialNumbers`.
+    pub fn with_ap_serial_numbers(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.ap_serial_numbers = Some(value.into());
+        self
+    }
+    /// Sets `authRadiusId`.
+    pub fn with_auth_radius_id(mut self, value: impl Into<String>) -> Self {
+        self.auth_radius_id = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `isEnforced`.
+    pub fn with_is_enforced(mut self, value: impl Into<bool>) -> Self {
+        self.is_enforced = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `venueIds`.
+    pub fn with_venue_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.venue_ids = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (wifi_api-17.3.3.205.yaml EthernetPortProfile (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum EthernetPortProfileAuthType {
+    /// `DISABLED`
+    Disabled,
+    /// `SUPPLICANT`
+    Supplicant,
+    /// `PORT_BASED_AUTHENTICATOR`
+    PortBasedAuthenticator,
+    /// `MAC_BASED_AUTHENTICATOR`
+    MacBasedAuthenticator,
+    /// `OPEN`
+    Open,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl EthernetPortProfileAuthType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Disabled => "DISABLED",
+            Self::Supplicant => "SUPPLICANT",
+            Self::PortBasedAuthenticator => "PORT_BASED_AUTHENTICATOR",
+            Self::MacBasedAuthenticator => "MAC_BASED_AUTHENTICATOR",
+            Self::Open => "OPEN",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for EthernetPortProfileAuthType {
+    fn from(s: &str) -> Self {
+        match s {
+            "DISABLED" => Self::Disabled,
+            "SUPPLICANT" => Self::Supplicant,
+            "PORT_BASED_AUTHENTICATOR" => Self::PortBasedAuthenticator,
+            "MAC_BASED_AUTHENTICATOR" => Self::MacBasedAuthenticator,
+            "OPEN" => Self::Open,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for EthernetPortProfileAuthType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for EthernetPortProfileAuthType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for EthernetPortProfileAuthType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Provenance: reference (wifi_api-17.3.3.205.yaml EthernetPortProfile (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum EthernetPortProfileType {
+    /// `ACCESS`
+    Access,
+    /// `SELECTIVE_TRUNK`
+    SelectiveTrunk,
+    /// `TRUNK`
+    Trunk,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl EthernetPortProfileType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Access => "ACCESS",
+            Self::SelectiveTrunk => "SELECTIVE_TRUNK",
+            Self::Trunk => "TRUNK",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for EthernetPortProfileType {
+    fn from(s: &str) -> Self {
+        match s {
+            "ACCESS" => Self::Access,
+            "SELECTIVE_TRUNK" => Self::SelectiveTrunk,
+            "TRUNK" => Self::Trunk,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for EthernetPortProfileType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for EthernetPortProfileType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for EthernetPortProfileType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Provenance: reference (wifi_api-17.3.3.205.yaml LbsServerProfile).
+///
+/// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 5 required fields is not set.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct LbsServerProfile {
+    pub id: Option<String>,
+    /// Max_length: 16; min_length: 2.
+    pub lbs_server_venue_name: String,
+    /// Max_length: 32; min_length: 2.
+    pub name: String,
+    /// Secret: redacted in `Debug`; max_length: 64; min_length: 8.
+    pub password: ruckus_one_runtime::Secret,
+    pub server_address: String,
+    /// Format: int32; maximum: 65535; minimum: 1.
+    pub server_port: i64,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for LbsServerProfile {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &LbsServerProfile,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.field("lbsServerVenueName", &v.lbs_server_venue_name);
+            w.field("name", &v.name);
+            w.field("password", &v.password);
+            w.field("serverAddress", &v.server_address);
+            w.field("serverPort", &v.server_port);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for LbsServerProfile {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<LbsServerProfile, ruckus_one_runtime::internal::object::FieldError> {
+            let value = LbsServerProfile {
+                id: f.optional("id"),
+                lbs_server_venue_name: f.required("lbsServerVenueName")?,
+                name: f.required("name")?,
+                password: f.required("password")?,
+                server_address: f.required("serverAddress")?,
+                server_port: f.required("serverPort")?,
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("LbsServerProfile"))
+    }
+}
+impl LbsServerProfile {
+    /// Starts a builder: one setter per field, then `build`.
+    pub fn builder() -> LbsServerProfileBuilder {
+        <LbsServerProfileBuilder as Default>::default()
+    }
+}
+/// Builder of [`LbsServerProfile`]: set its fields, then call `build`.
+///
+/// Start one with `LbsServerProfile::builder()`.
+#[derive(Debug, Clone, Default)]
+#[must_use = "a builder does nothing until `build` is called"]
+pub struct LbsServerProfileBuilder {
+    id: Option<String>,
+    lbs_server_venue_name: Option<String>,
+    name: Option<String>,
+    password: Option<ruckus_one_runtime::Secret>,
+    server_address: Option<String>,
+    server_port: Option<i64>,
+}
+impl LbsServerProfileBuilder {
+    /// Sets `id` (optional).
+    pub fn id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `lbsServerVenueName` (required).
+    pub fn lbs_server_venue_name(mut self, value: impl Into<String>) -> Self {
+        self.lbs_server_venue_name = Some(value.into());
+        self
+    }
+    /// Sets `name` (required).
+    pub fn name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `password` (required).
+    pub fn password(mut self, value: impl Into<ruckus_one_runtime::Secret>) -> Self {
+        self.password = Some(value.into());
+        self
+    }
+    /// Sets `serverAddress` (required).
+    pub fn server_address(mut self, value: impl Into<String>) -> Self {
+        self.server_address = Some(value.into());
+        self
+    }
+    /// Sets `serverPort` (required).
+    pub fn server_port(mut self, value: impl Into<i64>) -> Self {
+        self.server_port = Some(value.into());
+        self
+    }
+    /// The value, or an error naming the first required field that is not set.
+    pub fn build(self) -> Result<LbsServerProfile, ruckus_one_runtime::MissingField> {
+        let missing = |field| ruckus_one_runtime::MissingField::new(
+            "LbsServerProfile",
+            field,
+        );
+        Ok(LbsServerProfile {
+            id: self.id,
+            lbs_server_venue_name: self
+                .lbs_server_venue_name
+                .ok_or(missing("lbsServerVenueName"))?,
+            name: self.name.ok_or(missing("name"))?,
+            password: self.password.ok_or(missing("password"))?,
+            server_address: self.server_address.ok_or(missing("serverAddress"))?,
+            server_port: self.server_port.ok_or(missing("serverPort"))?,
+            additional_fields: std::collections::BTreeMap::new(),
+        })
+    }
+}
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml LbsServerProfileQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct LbsServerProfileQueryData {
+    pub id: Option<String>,
+    pub name: Option<String>,
+    pub lbs_server_venue_name: Option<String>,
+    pub server: Option<String>,
+    pub venue_ids: Option<Vec<String>>,
+    pub server_connected: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for LbsServerProfileQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &LbsServerProfileQueryData,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("lbsServerVenueName", &v.lbs_server_venue_name);
+            w.optional("server", &v.server);
+            w.optional_list("venueIds", &v.venue_ids);
+            w.optional("serverConnected", &v.server_connected);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for LbsServerProfileQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            LbsServerProfileQueryData,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
+            let value = LbsServerProfileQueryData {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                lbs_server_venue_name: f.optional("lbsServerVenueName"),
+                server: f.optional("server"),
+                venue_ids: f.optional_list("venueIds"),
+                server_connected: f.optional("serverConnected"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("LbsServerProfileQueryData"))
+    }
+}
+impl LbsServerProfileQueryData {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            lbs_server_venue_name: None,
+            server: None,
+            venue_ids: None,
+            server_connected: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `lbsServerVenueName`.
+    pub fn with_lbs_server_venue_name(mut self, value: impl Into<String>) -> Self {
+        self.lbs_server_venue_name = Some(value.into());
+        self
+    }
+    /// Sets `server`.
+    pub fn with_server(mut self, value: impl Into<String>) -> Self {
+        self.server = Some(value.into());
+        self
+    }
+    /// Sets `venueIds`.
+    pub fn with_venue_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.venue_ids = Some(value.into());
+        self
+    }
+    /// Sets `serverConnected`.
+    pub fn with_server_connected(mut self, value: impl Into<bool>) -> Self {
+        self.server_connected = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsProxyProfile).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct MulticastDnsProxyProfile {
+    pub id: Option<String>,
+    pub rules: Option<Vec<MulticastDnsProxyServiceRule>>,
+    pub service_name: String,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for MulticastDnsProxyProfile {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &MulticastDnsProxyProfile,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional_list("rules", &v.rules);
+            w.field("serviceName", &v.service_name);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MulticastDnsProxyProfile {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            MulticastDnsProxyProfile,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
+            let value = MulticastDnsProxyProfile {
+                id: f.optional("id"),
+                rules: f.optional_list("rules"),
+                service_name: f.required("serviceName")?,
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MulticastDnsProxyProfile"))
+    }
+}
+impl MulticastDnsProxyProfile {
+    /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
+    pub fn new(service_name: String) -> Self {
+        Self {
+            id: None,
+            rules: None,
+            service_name,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `rules`.
+    pub fn with_rules(
+        mut self,
+        value: impl Into<Vec<MulticastDnsProxyServiceRule>>,
+    ) -> Self {
+        self.rules = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml MulticastDnsProxyProfileQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct MulticastDnsProxyProfileQueryData {
+    pub id: Option<String>,
+    pub name: Option<String>,
+    pub rules: Option<Vec<ViewmodelMulticastDnsProxyServiceRule>>,
+    pub activations: Option<Vec<Activation>>,
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_multicast_dns_proxy_profiles/01.json).
+    pub tenant_id: Option<String>,
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_multicast_dns_proxy_profiles/06.json).
+    pub type_: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for MulticastDnsProxyProfileQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &MulticastDnsProxyProfileQueryData,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional_list("rules", &v.rules);
+            w.optional_list("activations", &v.activations);
+            w.optional("tenantId", &v.tenant_id);
+            w.optional("type", &v.type_);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MulticastDnsProxyProfileQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            MulticastDnsProxyProfileQueryData,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
+            let value = MulticastDnsProxyProfileQueryData {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                rules: f.optional_list("rules"),
+                activations: f.optional_list("activations"),
+                tenant_id: f.optional("tenantId"),
+                type_: f.optional("type"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MulticastDnsProxyProfileQueryData"))
+    }
+}
+impl MulticastDnsProxyProfileQueryData {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            rules: None,
+            activations: None,
+            tenant_id: None,
+            type_: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `rules`.
+    pub fn with_rules(
+        mut self,
+        value: impl Into<Vec<ViewmodelMulticastDnsProxyServiceRule>>,
+    ) -> Self {
+        self.rules = Some(value.into());
+        self
+    }
+    /// Sets `activations`.
+    pub fn with_activations(mut self, value: impl Into<Vec<Activation>>) -> Self {
+        self.activations = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsProxyServiceRule).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct MulticastDnsProxyServiceRule {
+    /// Default: true.
+    pub enabled: Option<bool>,
+    /// Format: int32; maximum: 4094; minimum: 1.
+    pub from_vlan: i64,
+    /// Max_length: 64; min_length: 2.
+    pub mdns_name: Option<String>,
+    /// May be null.
+    pub mdns_protocol: Option<super::common::MulticastDnsProxyServiceRuleMdnsProtocol>,
+    /// May be null.
+    pub service: Option<super::common::RuleService>,
+    /// Format: int32; maximum: 4094; minimum: 1.
+    pub to_vlan: i64,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for MulticastDnsProxyServiceRule {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &MulticastDnsProxyServiceRule,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
+            w.optional("enabled", &v.enabled);
+            w.field("fromVlan", &v.from_vlan);
+            w.optional("mdnsName", &v.mdns_name);
+            w.optional("mdnsProtocol", &v.mdns_protocol);
+            w.field("service", &v.service);
+            w.field("toVlan", &v.to_vlan);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MulticastDnsProxyServiceRule {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            MulticastDnsProxyServiceRule,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
+            let value = MulticastDnsProxyServiceRule {
+                enabled: f.optional("enabled"),
+                from_vlan: f.required("fromVlan")?,
+                mdns_name: f.optional("mdnsName"),
+                mdns_protocol: f.optional("mdnsProtocol"),
+                service: f.optional("service"),
+                to_vlan: f.required("toVlan")?,
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MulticastDnsProxyServiceRule"))
+    }
+}
+impl MulticastDnsProxyServiceRule {
+    /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
+    pub fn new(from_vlan: i64, to_vlan: i64) -> Self {
+        Self {
+            enabled: None,
+            from_vlan,
+            mdns_name: None,
+            mdns_protocol: None,
+            service: None,
+            to_vlan,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+    /// Sets `mdnsName`.
+    pub fn with_mdns_name(mut self, value: impl Into<String>) -> Self {
+        self.mdns_name = Some(value.into());
+        self
+    }
+    /// Sets `mdnsProtocol`.
+    pub fn with_mdns_protocol(
+        mut self,
+        value: impl Into<super::common::MulticastDnsProxyServiceRuleMdnsProtocol>,
+    ) -> Self {
+        self.mdns_protocol = Some(value.into());
+        self
+    }
+    /// Sets `service`.
+    pub fn with_service(mut self, value: impl Into<super::common::RuleService>) -> Self {
+        self.service = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseClientIsolationProfileQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct QueryResponseClientIsolationProfileQueryData {
+    pub fields: Option<Vec<String>>,
+    pub total_count: Option<i64>,
+    /// Format: int32.
+    pub page: Option<i64>,
+    pub object_id: Option<String>,
+    pub data: Option<Vec<ClientIsolationProfileQueryData>>,
+    pub error_message: Option<String>,
+    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for QueryResponseClientIsolationProfileQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &QueryResponseClientIsolationProfileQueryData,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
+            w.optional_list("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("objectId", &v.object_id);
+            w.optional_list("data", &v.data);
+            w.optional("errorMessage", &v.error_message);
+            w.optional_list("subsequentQueries", &v.subsequent_queries);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryResponseClientIsolationProfileQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            QueryResponseClientIsolationProfileQueryData,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
+            let value = QueryResponseClientIsolationProfileQueryData {
+                fields: f.optional_list("fields"),
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                object_id: f.optional("objectId"),
+                data: f.optional_list("data"),
+                error_message: f.optional("errorMessage"),
+                subsequent_queries: f.optional_list("subsequentQueries"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
+        fields(&mut f)
+            .map_err(|e| e.into_error("QueryResponseClientIsolationProfileQueryData"))
+    }
+}
+impl QueryResponseClientIsolationProfileQueryData {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            page: None,
+            object_id: None,
+            data: None,
+            error_message: None,
+            subsequent_queries: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(
+        mut self,
+        value: impl Into<Vec<ClientIsolationProfileQueryData>>,
+    ) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<super::common::SubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseLbsServerProfileQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct QueryResponseLbsServerProfileQueryData {
+    pub fields: Option<Vec<String>>,
+    pub total_count: Option<i64>,
+    /// Format: int32.
+    pub page: Option<i64>,
+    pub object_id: Option<String>,
+    pub data: Option<Vec<LbsServerProfileQueryData>>,
+    pub error_message: Option<String>,
+    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for QueryResponseLbsServerProfileQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &QueryResponseLbsServerProfileQueryData,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
+            w.optional_list("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("objectId", &v.object_id);
+            w.optional_list("data", &v.data);
+            w.optional("errorMessage", &v.error_message);
+            w.optional_list("subsequentQueries", &v.subsequent_queries);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryResponseLbsServerProfileQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            QueryResponseLbsServerProfileQueryData,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
+            let value = QueryResponseLbsServerProfileQueryData {
+                fields: f.optional_list("fields"),
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                object_id: f.optional("objectId"),
+                data: f.optional_list("data"),
+                error_message: f.optional("errorMessage"),
+                subsequent_queries: f.optional_list("subsequentQueries"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
+        fields(&mut f)
+            .map_err(|e| e.into_error("QueryResponseLbsServerProfileQueryData"))
+    }
+}
+impl QueryResponseLbsServerProfileQueryData {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            page: None,
+            object_id: None,
+            data: None,
+            error_message: None,
+            subsequent_queries: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(
+        mut self,
+        value: impl Into<Vec<LbsServerProfileQueryData>>,
+    ) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<super::common::SubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseMulticastDnsProxyProfileQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct QueryResponseMulticastDnsProxyProfileQueryData {
+    pub fields: Option<Vec<String>>,
+    pub total_count: Option<i64>,
+    /// Format: int32.
+    pub page: Option<i64>,
+    pub object_id: Option<String>,
+    pub data: Option<Vec<MulticastDnsProxyProfileQueryData>>,
+    pub error_message: Option<String>,
+    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for QueryResponseMulticastDnsProxyProfileQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &QueryResponseMulticastDnsProxyProfileQueryData,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
+            w.optional_list("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("objectId", &v.object_id);
+            w.optional_list("data", &v.data);
+            w.optional("errorMessage", &v.error_message);
+            w.optional_list("subsequentQueries", &v.subsequent_queries);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryResponseMulticastDnsProxyProfileQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            QueryResponseMulticastDnsProxyProfileQueryData,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
+            let value = QueryResponseMulticastDnsProxyProfileQueryData {
+                fields: f.optional_list("fields"),
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                object_id: f.optional("objectId"),
+                data: f.optional_list("data"),
+                error_message: f.optional("errorMessage"),
+                subsequent_queries: f.optional_list("subsequentQueries"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
+        fields(&mut f)
+            .map_err(|e| e.into_error("QueryResponseMulticastDnsProxyProfileQueryData"))
+    }
+}
+impl QueryResponseMulticastDnsProxyProfileQueryData {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            page: None,
+            object_id: None,
+            data: None,
+            error_message: None,
+            subsequent_queries: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(
+        mut self,
+        value: impl Into<Vec<MulticastDnsProxyProfileQueryData>>,
+    ) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<super::common::SubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSnmpAgentProfileQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct QueryResponseSnmpAgentProfileQueryData {
+    pub fields: Option<Vec<String>>,
+    pub total_count: Option<i64>,
+    /// Format: int32.
+    pub page: Option<i64>,
+    pub object_id: Option<String>,
+    pub data: Option<Vec<SnmpAgentProfileQueryData>>,
+    pub error_message: Option<String>,
+    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for QueryResponseSnmpAgentProfileQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &QueryResponseSnmpAgentProfileQueryData,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
+            w.optional_list("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("objectId", &v.object_id);
+            w.optional_list("data", &v.data);
+            w.optional("errorMessage", &v.error_message);
+            w.optional_list("subsequentQueries", &v.subsequent_queries);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryResponseSnmpAgentProfileQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            QueryResponseSnmpAgentProfileQueryData,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
+            let value = QueryResponseSnmpAgentProfileQueryData {
+                fields: f.optional_list("fields"),
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                object_id: f.optional("objectId"),
+                data: f.optional_list("data"),
+                error_message: f.optional("errorMessage"),
+                subsequent_queries: f.optional_list("subsequentQueries"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
+        fields(&mut f)
+            .map_err(|e| e.into_error("QueryResponseSnmpAgentProfileQueryData"))
+    }
+}
+impl QueryResponseSnmpAgentProfileQueryData {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            page: None,
+            object_id: None,
+            data: None,
+            error_message: None,
+            subsequent_queries: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(
+        mut self,
+        value: impl Into<Vec<SnmpAgentProfileQueryData>>,
+    ) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<super::common::SubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSoftGreProfileQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct QueryResponseSoftGreProfileQueryData {
+    pub fields: Option<Vec<String>>,
+    pub total_count: Option<i64>,
+    /// Format: int32.
+    pub page: Option<i64>,
+    pub object_id: Option<String>,
+    pub data: Option<Vec<SoftGreProfileQueryData>>,
+    pub error_message: Option<String>,
+    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for QueryResponseSoftGreProfileQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &QueryResponseSoftGreProfileQueryData,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
+            w.optional_list("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("objectId", &v.object_id);
+            w.optional_list("data", &v.data);
+            w.optional("errorMessage", &v.error_message);
+            w.optional_list("subsequentQueries", &v.subsequent_queries);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryResponseSoftGreProfileQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            QueryResponseSoftGreProfileQueryData,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
+            let value = QueryResponseSoftGreProfileQueryData {
+                fields: f.optional_list("fields"),
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                object_id: f.optional("objectId"),
+                data: f.optional_list("data"),
+                error_message: f.optional("errorMessage"),
+                subsequent_queries: f.optional_list("subsequentQueries"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("QueryResponseSoftGreProfileQueryData"))
+    }
+}
+impl QueryResponseSoftGreProfileQueryData {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            page: None,
+            object_id: None,
+            data: None,
+            error_message: None,
+            subsequent_queries: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<Vec<SoftGreProfileQueryData>>) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<super::common::SubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseTunnelProfileDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct QueryResponseTunnelProfile {
+    pub fields: Option<Vec<String>>,
+    pub total_count: Option<i64>,
+    /// Format: int32.
+    pub page: Option<i64>,
+    pub object_id: Option<String>,
+    pub data: Option<Vec<TunnelProfile>>,
+    pub error_message: Option<String>,
+    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for QueryResponseTunnelProfile {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &QueryResponseTunnelProfile,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
+            w.optional_list("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("objectId", &v.object_id);
+            w.optional_list("data", &v.data);
+            w.optional("errorMessage", &v.error_message);
+            w.optional_list("subsequentQueries", &v.subsequent_queries);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryResponseTunnelProfile {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            QueryResponseTunnelProfile,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
+            let value = QueryResponseTunnelProfile {
+                fields: f.optional_list("fields"),
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                object_id: f.optional("objectId"),
+                data: f.optional_list("data"),
+                error_message: f.optional("errorMessage"),
+                subsequent_queries: f.optional_list("subsequentQueries"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("QueryResponseTunnelProfile"))
+    }
+}
+impl QueryResponseTunnelProfile {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            page: None,
+            object_id: None,
+            data: None,
+            error_message: None,
+            subsequent_queries: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<Vec<TunnelProfile>>) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<super::common::SubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpAgentNotificationSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct SnmpAgentNotificationSettings {
+    pub target_ip_address: Option<String>,
+    /// Default: 162; format: int32; maximum: 65535; minimum: 1.
+    pub target_port: Option<i64>,
+    /// Default: TRAP.
+    pub type_: Option<SnmpAgentNotificationSettingsType>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for SnmpAgentNotificationSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &SnmpAgentNotificationSettings,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
+            w.optional("targetIpAddress", &v.target_ip_address);
+            w.optional("targetPort", &v.target_port);
+            w.optional("type", &v.type_);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SnmpAgentNotificationSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            SnmpAgentNotificationSettings,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
+            let value = SnmpAgentNotificationSettings {
+                target_ip_address: f.optional("targetIpAddress"),
+                target_port: f.optional("targetPort"),
+                type_: f.optional("type"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SnmpAgentNotificationSettings"))
+    }
+}
+impl SnmpAgentNotificationSettings {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            target_ip_address: None,
+            target_port: None,
+            type_: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `targetIpAddress`.
+    pub fn with_target_ip_address(mut self, value: impl Into<String>) -> Self {
+        self.target_ip_address = Some(value.into());
+        self
+    }
+    /// Sets `targetPort`.
+    pub fn with_target_port(mut self, value: impl Into<i64>) -> Self {
+        self.target_port = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(
+        mut self,
+        value: impl Into<SnmpAgentNotificationSettingsType>,
+    ) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpAgentNotificationSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SnmpAgentNotificationSettingsType {
+    /// `TRAP`
+    Trap,
+    /// `INFORM`
+    Inform,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl SnmpAgentNotificationSettingsType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Trap => "TRAP",
+            Self::Inform => "INFORM",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for SnmpAgentNotificationSettingsType {
+    fn from(s: &str) -> Self {
+        match s {
+            "TRAP" => Self::Trap,
+            "INFORM" => Self::Inform,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for SnmpAgentNotificationSettingsType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for SnmpAgentNotificationSettingsType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for SnmpAgentNotificationSettingsType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpAgentProfileV1_1).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct SnmpAgentProfile {
+    pub id: Option<String>,
+    pub name: String,
+    /// Max_items: 2; min_items: 0.
+    pub snmp_v2_agents: Option<Vec<SnmpV2Agent>>,
+    /// Max_items: 2; min_items: 0.
+    pub snmp_v3_agents: Option<Vec<SnmpV3Agent>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for SnmpAgentProfile {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &SnmpAgentProfile,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.field("name", &v.name);
+            w.optional_list("snmpV2Agents", &v.snmp_v2_agents);
+            w.optional_list("snmpV3Agents", &v.snmp_v3_agents);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SnmpAgentProfile {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<SnmpAgentProfile, ruckus_one_runtime::internal::object::FieldError> {
+            let value = SnmpAgentProfile {
+                id: f.optional("id"),
+                name: f.required("name")?,
+                snmp_v2_agents: f.optional_list("snmpV2Agents"),
+                snmp_v3_agents: f.optional_list("snmpV3Agents"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SnmpAgentProfile"))
+    }
+}
+impl SnmpAgentProfile {
+    /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
+    pub fn new(name: String) -> Self {
+        Self {
+            id: None,
+            name,
+            snmp_v2_agents: None,
+            snmp_v3_agents: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `snmpV2Agents`.
+    pub fn with_snmp_v2_agents(mut self, value: impl Into<Vec<SnmpV2Agent>>) -> Self {
+        self.snmp_v2_agents = Some(value.into());
+        self
+    }
+    /// Sets `snmpV3Agents`.
+    pub fn with_snmp_v3_agents(mut self, value: impl Into<Vec<SnmpV3Agent>>) -> Self {
+        self.snmp_v3_agents = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml SnmpAgentProfileQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct SnmpAgentProfileQueryData {
+    pub id: Option<String>,
+    pub name: Option<String>,
+    pub community_names: Option<Vec<String>>,
+    pub user_names: Option<Vec<String>>,
+    pub ap_serial_numbers: Option<Vec<String>>,
+    pub ap_names: Option<Vec<String>>,
+    pub venue_ids: Option<Vec<String>>,
+    pub venue_names: Option<Vec<String>>,
+    pub tags: Option<String>,
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_snmp_agent_profiles/01.json).
+    pub ap_activations: Option<Vec<SnmpAgentProfileQueryDataApActivation>>,
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_snmp_agent_profiles/04.json).
+    pub snmp_v2_agents: Option<Vec<SnmpAgentProfileQueryDataSnmpV2Agent>>,
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_snmp_agent_profiles/04.json).
+    pub snmp_v3_agents: Option<Vec<SnmpAgentProfileQueryDataSnmpV3Agent>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for SnmpAgentProfileQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &SnmpAgentProfileQueryData,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional_list("communityNames", &v.community_names);
+            w.optional_list("userNames", &v.user_names);
+            w.optional_list("apSerialNumbers", &v.ap_serial_numbers);
+            w.optional_list("apNames", &v.ap_names);
+            w.optional_list("venueIds", &v.venue_ids);
+            w.optional_list("venueNames", &v.venue_names);
+            w.optional("tags", &v.tags);
+            w.optional_list("apActivations", &v.ap_activations);
+            w.optional_list("snmpV2Agents", &v.snmp_v2_agents);
+            w.optional_list("snmpV3Agents", &v.snmp_v3_agents);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SnmpAgentProfileQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            SnmpAgentProfileQueryData,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
+            let value = SnmpAgentProfileQueryData {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                community_names: f.optional_list("communityNames"),
+                user_names: f.optional_list("userNames"),
+                ap_serial_numbers: f.optional_list("apSerialNumbers"),
+                ap_names: f.optional_list("apNames"),
+                venue_ids: f.optional_list("venueIds"),
+                venue_names: f.optional_list("venueNames"),
+                tags: f.optional("tags"),
+                ap_activations: f.optional_list("apActivations"),
+                snmp_v2_agents: f.optional_list("snmpV2Agents"),
+                snmp_v3_agents: f.optional_list("snmpV3Agents"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SnmpAgentProfileQueryData"))
+    }
+}
+impl SnmpAgentProfileQueryData {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            community_names: None,
+            user_names: None,
+            ap_serial_numbers: None,
+            ap_names: None,
+            venue_ids: None,
+            venue_names: None,
+            tags: None,
+            ap_activations: None,
+            snmp_v2_agents: None,
+            snmp_v3_agents: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `communityNames`.
+    pub fn with_community_names(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.community_names = Some(value.into());
+        self
+    }
+    /// Sets `userNames`.
+    pub fn with_user_names(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.user_names = Some(value.into());
+        self
+    }
+    /// Sets `apSerialNumbers`.
+    pub fn with_ap_serial_numbers(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.ap_serial_numbers = Some(value.into());
+        self
+    }
+    /// Sets `apNames`.
+    pub fn with_ap_names(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.ap_names = Some(value.into());
+        self
+    }
+    /// Sets `venueIds`.
+    pub fn with_venue_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.venue_ids = Some(value.into());
+        self
+    }
+    /// Sets `venueNames`.
+    pub fn with_venue_names(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.venue_names = Some(value.into());
+        self
+    }
+    /// Sets `tags`.
+    pub fn with_tags(mut self, value: impl Into<String>) -> Self {
+        self.tags = Some(value.into());
+        self
+    }
+    /// Sets `apActivations`.
+    pub fn with_ap_activations(
+        mut self,
+        value: impl Into<Vec<SnmpAgentProfileQueryDataApActivation>>,
+    ) -> Self {
+        self.ap_activations = Some(value.into());
+        self
+    }
+    /// Sets `snmpV2Agents`.
+    pub fn with_snmp_v2_agents(
+        mut self,
+        value: impl Into<Vec<SnmpAgentProfileQueryDataSnmpV2Agent>>,
+    ) -> Self {
+        self.snmp_v2_agents = Some(value.into());
+        self
+    }
+    /// Sets `snmpV3Agents`.
+    pub fn with_snmp_v3_agents(
+        mut self,
+        value: impl Into<Vec<SnmpAgentProfileQueryDataSnmpV3Agent>>,
+    ) -> Self {
+        self.snmp_v3_agents = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads ui-fixtures/query_snmp_agent_profiles/01.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct SnmpAgentProfileQueryDataApActivation {
+    /// May be null.
+    pub ap_serial_number: Option<String>,
+    /// May be null.
+    pub venue_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for SnmpAgentProfileQueryDataApActivation {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &SnmpAgentProfileQueryDataApActivation,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
+            w.optional("apSerialNumber", &v.ap_serial_number);
+            w.optional("venueId", &v.venue_id);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SnmpAgentProfileQueryDataApActivation {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            SnmpAgentProfileQueryDataApActivation,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
+            let value = SnmpAgentProfileQueryDataApActivation {
+                ap_serial_number: f.optional("apSerialNumber"),
+                venue_id: f.optional("venueId"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SnmpAgentProfileQueryDataApActivation"))
+    }
+}
+impl SnmpAgentProfileQueryDataApActivation {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            ap_serial_number: None,
+            venue_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `apSerialNumber`.
+    pub fn with_ap_serial_number(mut self, value: impl Into<String>) -> Self {
+        self.ap_serial_number = Some(value.into());
+        self
+    }
+    /// Sets `venueId`.
+    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
+        self.venue_id = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads ui-fixtures/query_snmp_agent_profiles/04.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct SnmpAgentProfileQueryDataSnmpV2Agent {
+    /// May be null.
+    pub community_name: Option<String>,
+    /// May be null.
+    pub notification_privilege: Option<bool>,
+    /// May be null.
+    pub notification_settings: Option<
+        SnmpAgentProfileQueryDataSnmpV2AgentNotificationSettings,
+    >,
+    /// May be null.
+    pub read_only_privilege: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for SnmpAgentProfileQueryDataSnmpV2Agent {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &SnmpAgentProfileQueryDataSnmpV2Agent,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
+            w.optional("communityName", &v.community_name);
+            w.optional("notificationPrivilege", &v.notification_privilege);
+            w.optional("notificationSettings", &v.notification_settings);
+            w.optional("readOnlyPrivilege", &v.read_only_privilege);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SnmpAgentProfileQueryDataSnmpV2Agent {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            SnmpAgentProfileQueryDataSnmpV2Agent,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
+            let value = SnmpAgentProfileQueryDataSnmpV2Agent {
+                community_name: f.optional("communityName"),
+                notification_privilege: f.optional("notificationPrivilege"),
+                notification_settings: f.optional("notificationSettings"),
+                read_only_privilege: f.optional("readOnlyPrivilege"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SnmpAgentProfileQueryDataSnmpV2Agent"))
+    }
+}
+impl SnmpAgentProfileQueryDataSnmpV2Agent {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            community_name: None,
+            notification_privilege: None,
+            notification_settings: None,
+            read_only_privilege: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `communityName`.
+    pub fn with_community_name(mut self, value: impl Into<String>) -> Self {
+        self.community_name = Some(value.into());
+        self
+    }
+    /// Sets `notificationPrivilege`.
+    pub fn with_notification_privilege(mut self, value: impl Into<bool>) -> Self {
+        self.notification_privilege = Some(value.into());
+        self
+    }
+    /// Sets `notificationSettings`.
+    pub fn with_notification_settings(
+        mut self,
+        value: impl Into<SnmpAgentProfileQueryDataSnmpV2AgentNotificationSettings>,
+    ) -> Self {
+        self.notification_settings = Some(value.into());
+        self
+    }
+    /// Sets `readOnlyPrivilege`.
+    pub fn with_read_only_privilege(mut self, value: impl Into<bool>) -> Self {
+        self.read_only_privilege = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads ui-fixtures/query_snmp_agent_profiles/04.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct SnmpAgentProfileQueryDataSnmpV2AgentNotificationSettings {
+    /// May be null.
+    pub target_ip_address: Option<String>,
+    /// May be null.
+    pub target_port: Option<i64>,
+    /// May be null.
+    pub type_: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for SnmpAgentProfileQueryDataSnmpV2AgentNotificationSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &SnmpAgentProfileQueryDataSnmpV2AgentNotificationSettings,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
+            w.optional("targetIpAddress", &v.target_ip_address);
+            w.optional("targetPort", &v.target_port);
+            w.optional("type", &v.type_);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de>
+for SnmpAgentProfileQueryDataSnmpV2AgentNotificationSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            SnmpAgentProfileQueryDataSnmpV2AgentNotificationSettings,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
+            let value = SnmpAgentProfileQueryDataSnmpV2AgentNotificationSettings {
+                target_ip_address: f.optional("targetIpAddress"),
+                target_port: f.optional("targetPort"),
+                type_: f.optional("type"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
+        fields(&mut f)
+            .map_err(|e| {
+                e.into_error("SnmpAgentProfileQueryDataSnmpV2AgentNotificationSettings")
+            })
+    }
+}
+impl SnmpAgentProfileQueryDataSnmpV2AgentNotificationSettings {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            target_ip_address: None,
+            target_port: None,
+            type_: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `targetIpAddress`.
+    pub fn with_target_ip_address(mut self, value: impl Into<String>) -> Self {
+        self.target_ip_address = Some(value.into());
+        self
+    }
+    /// Sets `targetPort`.
+    pub fn with_target_port(mut self, value: impl Into<i64>) -> Self {
+        self.target_port = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads ui-fixtures/query_snmp_agent_profiles/04.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct SnmpAgentProfileQueryDataSnmpV3Agent {
+    /// May be null; secret: redacted in `Debug`.
+    pub authentication_passphrase: Option<ruckus_one_runtime::Secret>,
+    /// May be null.
+    pub authentication_type: Option<String>,
+    /// May be null.
+    pub notification_privilege: Option<bool>,
+    /// May be null.
+    pub notification_settings: Option<
+        SnmpAgentProfileQueryDataSnmpV2AgentNotificationSettings,
+    >,
+    /// May be null; secret: redacted in `Debug`.
+    pub privacy_passphrase: Option<ruckus_one_runtime::Secret>,
+    /// May be null.
+    pub privacy_type: Option<String>,
+    /// May be null.
+    pub read_only_privilege: Option<bool>,
+    /// May be null.
+    pub read_privilege: Option<bool>,
+    /// May be null.
+    pub trap_privilege: Option<bool>,
+    /// May be null.
+    pub user_name: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for SnmpAgentProfileQueryDataSnmpV3Agent {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &SnmpAgentProfileQueryDataSnmpV3Agent,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
+            w.optional("authenticationPassphrase", &v.authentication_passphrase);
+            w.optional("authenticationType", &v.authentication_type);
+            w.optional("notificationPrivilege", &v.notification_privilege);
+            w.optional("notificationSettings", &v.notification_settings);
+            w.optional("privacyPassphrase", &v.privacy_passphrase);
+            w.optional("privacyType", &v.privacy_type);
+            w.optional("readOnlyPrivilege", &v.read_only_privilege);
+            w.optional("readPrivilege", &v.read_privilege);
+            w.optional("trapPrivilege", &v.trap_privilege);
+            w.optional("userName", &v.user_name);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SnmpAgentProfileQueryDataSnmpV3Agent {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            SnmpAgentProfileQueryDataSnmpV3Agent,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
+            let value = SnmpAgentProfileQueryDataSnmpV3Agent {
+                authentication_passphrase: f.optional("authenticationPassphrase"),
+                authentication_type: f.optional("authenticationType"),
+                notification_privilege: f.optional("notificationPrivilege"),
+                notification_settings: f.optional("notificationSettings"),
+                privacy_passphrase: f.optional("privacyPassphrase"),
+                privacy_type: f.optional("privacyType"),
+                read_only_privilege: f.optional("readOnlyPrivilege"),
+                read_privilege: f.optional("readPrivilege"),
+                trap_privilege: f.optional("trapPrivilege"),
+                user_name: f.optional("userName"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SnmpAgentProfileQueryDataSnmpV3Agent"))
+    }
+}
+impl SnmpAgentProfileQueryDataSnmpV3Agent {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            authentication_passphrase: None,
+            authentication_type: None,
+            notification_privilege: None,
+            notification_settings: None,
+            privacy_passphrase: None,
+            privacy_type: None,
+            read_only_privilege: None,
+            read_privilege: None,
+            trap_privilege: None,
+            user_name: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `authenticationPassphrase`.
+    pub fn with_authentication_passphrase(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.authentication_passphrase = Some(value.into());
+        self
+    }
+    /// Sets `authenticationType`.
+    pub fn with_authentication_type(mut self, value: impl Into<String>) -> Self {
+        self.authentication_type = Some(value.into());
+        self
+    }
+    /// Sets `notificationPrivilege`.
+    pub fn with_notification_privilege(mut self, value: impl Into<bool>) -> Self {
+        self.notification_privilege = Some(value.into());
+        self
+    }
+    /// Sets `notificationSettings`.
+    pub fn with_notification_settings(
+        mut self,
+        value: impl Into<SnmpAgentProfileQueryDataSnmpV2AgentNotificationSettings>,
+    ) -> Self {
+        self.notification_settings = Some(value.into());
+        self
+    }
+    /// Sets `privacyPassphrase`.
+    pub fn with_privacy_passphrase(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.privacy_passphrase = Some(value.into());
+        self
+    }
+    /// Sets `privacyType`.
+    pub fn with_privacy_type(mut self, value: impl Into<String>) -> Self {
+        self.privacy_type = Some(value.into());
+        self
+    }
+    /// Sets `readOnlyPrivilege`.
+    pub fn with_read_only_privilege(mut self, value: impl Into<bool>) -> Self {
+        self.read_only_privilege = Some(value.into());
+        self
+    }
+    /// Sets `readPrivilege`.
+    pub fn with_read_privilege(mut self, value: impl Into<bool>) -> Self {
+        self.read_privilege = Some(value.into());
+        self
+    }
+    /// Sets `trapPrivilege`.
+    pub fn with_trap_privilege(mut self, value: impl Into<bool>) -> Self {
+        self.trap_privilege = Some(value.into());
+        self
+    }
+    /// Sets `userName`.
+    pub fn with_user_name(mut self, value: impl Into<String>) -> Self {
+        self.user_name = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpV2Agent).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct SnmpV2Agent {
+    /// Max_length: 32; min_length: 1.
+    pub community_name: String,
+    /// Default: false.
+    pub notification_privilege: Option<bool>,
+    pub notification_settings: Option<SnmpAgentNotificationSettings>,
+    /// Default: false.
+    pub read_only_privilege: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for SnmpV2Agent {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &SnmpV2Agent,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
+            w.field("communityName", &v.community_name);
+            w.optional("notificationPrivilege", &v.notification_privilege);
+            w.optional("notificationSettings", &v.notification_settings);
+            w.optional("readOnlyPrivilege", &v.read_only_privilege);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SnmpV2Agent {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<SnmpV2Agent, ruckus_one_runtime::internal::object::FieldError> {
+            let value = SnmpV2Agent {
+                community_name: f.required("communityName")?,
+                notification_privilege: f.optional("notificationPrivilege"),
+                notification_settings: f.optional("notificationSettings"),
+                read_only_privilege: f.optional("readOnlyPrivilege"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SnmpV2Agent"))
+    }
+}
+impl SnmpV2Agent {
+    /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
+    pub fn new(community_name: String) -> Self {
+        Self {
+            community_name,
+            notification_privilege: None,
+            notification_settings: None,
+            read_only_privilege: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `notificationPrivilege`.
+    pub fn with_notification_privilege(mut self, value: impl Into<bool>) -> Self {
+        self.notification_privilege = Some(value.into());
+        self
+    }
+    /// Sets `notificationSettings`.
+    pub fn with_notification_settings(
+        mut self,
+        value: impl Into<SnmpAgentNotificationSettings>,
+    ) -> Self {
+        self.notification_settings = Some(value.into());
+        self
+    }
+    /// Sets `readOnlyPrivilege`.
+    pub fn with_read_only_privilege(mut self, value: impl Into<bool>) -> Self {
+        self.read_only_privilege = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpV3AgentV1_1).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct SnmpV3Agent {
+    /// Secret: redacted in `Debug`; max_length: 32; min_length: 8.
+    pub authentication_passphrase: ruckus_one_runtime::Secret,
+    /// Default: SHA.
+    pub authentication_type: Option<SnmpV3AgentAuthenticationType>,
+    /// Default: false.
+    pub notification_privilege: Option<bool>,
+    pub notification_settings: Option<SnmpAgentNotificationSettings>,
+    /// Secret: redacted in `Debug`; max_length: 32; min_length: 8.
+    pub privacy_passphrase: Option<ruckus_one_runtime::Secret>,
+    /// Default: NONE.
+    pub privacy_type: Option<SnmpV3AgentPrivacyType>,
+    /// Default: false.
+    pub read_only_privilege: Option<bool>,
+    /// Max_length: 32; min_length: 3.
+    pub user_name: String,
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_snmp_agent_profile/02.json).
+    pub read_privilege: Option<bool>,
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_snmp_agent_profile/02.json).
+    pub trap_privilege: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for SnmpV3Agent {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &SnmpV3Agent,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
+            w.field("authenticationPassphrase", &v.authentication_passphrase);
+            w.optional("authenticationType", &v.authentication_type);
+            w.optional("notificationPrivilege", &v.notification_privilege);
+            w.optional("notificationSettings", &v.notification_settings);
+            w.optional("privacyPassphrase", &v.privacy_passphrase);
+            w.optional("privacyType", &v.privacy_type);
+            w.optional("readOnlyPrivilege", &v.read_only_privilege);
+            w.field("userName", &v.user_name);
+            w.optional("readPrivilege", &v.read_privilege);
+            w.optional("trapPrivilege", &v.trap_privilege);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SnmpV3Agent {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<SnmpV3Agent, ruckus_one_runtime::internal::object::FieldError> {
+            let value = SnmpV3Agent {
+                authentication_passphrase: f.required("authenticationPassphrase")?,
+                authentication_type: f.optional("authenticationType"),
+                notification_privilege: f.optional("notificationPrivilege"),
+                notification_settings: f.optional("notificationSettings"),
+                privacy_passphrase: f.optional("privacyPassphrase"),
+                privacy_type: f.optional("privacyType"),
+                read_only_privilege: f.optional("readOnlyPrivilege"),
+                user_name: f.required("userName")?,
+                read_privilege: f.optional("readPrivilege"),
+                trap_privilege: f.optional("trapPrivilege"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SnmpV3Agent"))
+    }
+}
+impl SnmpV3Agent {
+    /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
+    pub fn new(
+        authentication_passphrase: ruckus_one_runtime::Secret,
+        user_name: String,
+    ) -> Self {
+        Self {
+            authentication_passphrase,
+            authentication_type: None,
+            notification_privilege: None,
+            notification_settings: None,
+            privacy_passphrase: None,
+            privacy_type: None,
+            read_only_privilege: None,
+            user_name,
+            read_privilege: None,
+            trap_privilege: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `authenticationType`.
+    pub fn with_authentication_type(
+        mut self,
+        value: impl Into<SnmpV3AgentAuthenticationType>,
+    ) -> Self {
+        self.authentication_type = Some(value.into());
+        self
+    }
+    /// Sets `notificationPrivilege`.
+    pub fn with_notification_privilege(mut self, value: impl Into<bool>) -> Self {
+        self.notification_privilege = Some(value.into());
+        self
+    }
+    /// Sets `notificationSettings`.
+    pub fn with_notification_settings(
+        mut self,
+        value: impl Into<SnmpAgentNotificationSettings>,
+    ) -> Self {
+        self.notification_settings = Some(value.into());
+        self
+    }
+    /// Sets `privacyPassphrase`.
+    pub fn with_privacy_passphrase(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.privacy_passphrase = Some(value.into());
+        self
+    }
+    /// Sets `privacyType`.
+    pub fn with_privacy_type(
+        mut self,
+        value: impl Into<SnmpV3AgentPrivacyType>,
+    ) -> Self {
+        self.privacy_type = Some(value.into());
+        self
+    }
+    /// Sets `readOnlyPrivilege`.
+    pub fn with_read_only_privilege(mut self, value: impl Into<bool>) -> Self {
+        self.read_only_privilege = Some(value.into());
+        self
+    }
+    /// Sets `readPrivilege`.
+    pub fn with_read_privilege(mut self, value: impl Into<bool>) -> Self {
+        self.read_privilege = Some(value.into());
+        self
+    }
+    /// Sets `trapPrivilege`.
+    pub fn with_trap_privilege(mut self, value: impl Into<bool>) -> Self {
+        self.trap_privilege = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpV3AgentV1_1 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SnmpV3AgentAuthenticationType {
+    /// `SHA`
+    Sha,
+    /// `MD5`
+    Md5,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl SnmpV3AgentAuthenticationType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Sha => "SHA",
+            Self::Md5 => "MD5",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for SnmpV3AgentAuthenticationType {
+    fn from(s: &str) -> Self {
+        match s {
+            "SHA" => Self::Sha,
+            "MD5" => Self::Md5,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for SnmpV3AgentAuthenticationType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for SnmpV3AgentAuthenticationType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for SnmpV3AgentAuthenticationType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpV3AgentV1_1 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SnmpV3AgentPrivacyType {
+    /// `NONE`
+    None,
+    /// `DES`
+    Des,
+    /// `AES`
+    Aes,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl SnmpV3AgentPrivacyType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::None => "NONE",
+            Self::Des => "DES",
+            Self::Aes => "AES",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for SnmpV3AgentPrivacyType {
+    fn from(s: &str) -> Self {
+        match s {
+            "NONE" => Self::None,
+            "DES" => Self::Des,
+            "AES" => Self::Aes,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for SnmpV3AgentPrivacyType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for SnmpV3AgentPrivacyType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for SnmpV3AgentPrivacyType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Provenance: reference (wifi_api-17.3.3.205.yaml SoftGreProfile).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct SoftGreProfile {
+    /// Max_length: 64; min_length: 0.
+    pub description: Option<String>,
+    /// Default: false.
+    pub disassociate_client_enabled: Option<bool>,
+    /// Default: false.
+    pub gateway_failback_enabled: Option<bool>,
+    /// Default: 60; format: int32; maximum: 1440; minimum: 60.
+    pub gateway_secondary_to_primary_timer: Option<i64>,
+    pub id: Option<String>,
+    /// Default: 10; format: int32; maximum: 180; minimum: 1.
+    pub keep_alive_interval: Option<i64>,
+    /// Default: 5; format: int32; maximum: 10; minimum: 2.
+    pub keep_alive_retry_times: Option<i64>,
+    /// Format: int32; maximum: 9018; minimum: 850.
+    pub mtu_size: Option<i64>,
+    /// Default: AUTO.
+    pub mtu_type: Option<super::common::TunnelServiceProfileMtuType>,
+    /// Max_length: 32; min_length: 2.
+    pub name: String,
+    pub primary_gateway_address: String,
+    pub secondary_gateway_address: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for SoftGreProfile {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &SoftGreProfile,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
+            w.optional("description", &v.description);
+            w.optional("disassociateClientEnabled", &v.disassociate_client_enabled);
+            w.optional("gatewayFailbackEnabled", &v.gateway_failback_enabled);
+            w.optional(
+                "gatewaySecondaryToPrimaryTimer",
+                &v.gateway_secondary_to_primary_timer,
+            );
+            w.optional("id", &v.id);
+            w.optional("keepAliveInterval", &v.keep_alive_interval);
+            w.optional("keepAliveRetryTimes", &v.keep_alive_retry_times);
+            w.optional("mtuSize", &v.mtu_size);
+            w.optional("mtuType", &v.mtu_type);
+            w.field("name", &v.name);
+            w.field("primaryGatewayAddress", &v.primary_gateway_address);
+            w.optional("secondaryGatewayAddress", &v.secondary_gateway_address);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SoftGreProfile {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<SoftGreProfile, ruckus_one_runtime::internal::object::FieldError> {
+            let value = SoftGreProfile {
+                description: f.optional("description"),
+                disassociate_client_enabled: f.optional("disassociateClientEnabled"),
+                gateway_failback_enabled: f.optional("gatewayFailbackEnabled"),
+                gateway_secondary_to_primary_timer: f
+                    .optional("gatewaySecondaryToPrimaryTimer"),
+                id: f.optional("id"),
+                keep_alive_interval: f.optional("keepAliveInterval"),
+                keep_alive_retry_times: f.optional("keepAliveRetryTimes"),
+                mtu_size: f.optional("mtuSize"),
+                mtu_type: f.optional("mtuType"),
+                name: f.required("name")?,
+                primary_gateway_address: f.required("primaryGatewayAddress")?,
+                secondary_gateway_address: f.optional("secondaryGatewayAddress"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SoftGreProfile"))
+    }
+}
+impl SoftGreProfile {
+    /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
+    pub fn new(name: String, primary_gateway_address: String) -> Self {
+        Self {
+            description: None,
+            disassociate_client_enabled: None,
+            gateway_failback_enabled: None,
+            gateway_secondary_to_primary_timer: None,
+            id: None,
+            keep_alive_interval: None,
+            keep_alive_retry_times: None,
+            mtu_size: None,
+            mtu_type: None,
+            name,
+            primary_gateway_address,
+            secondary_gateway_address: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `disassociateClientEnabled`.
+    pub fn with_disassociate_client_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.disassociate_client_enabled = Some(value.into());
+        self
+    }
+    /// Sets `gatewayFailbackEnabled`.
+    pub fn with_gateway_failback_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.gateway_failback_enabled = Some(value.into());
+        self
+    }
+    /// Sets `gatewaySecondaryToPrimaryTimer`.
+    pub fn with_gateway_secondary_to_primary_timer(
+        mut self,
+        value: impl Into<i64>,
+    ) -> Self {
+        self.gateway_secondary_to_primary_timer = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `keepAliveInterval`.
+    pub fn with_keep_alive_interval(mut self, value: impl Into<i64>) -> Self {
+        self.keep_alive_interval = Some(value.into());
+        self
+    }
+    /// Sets `keepAliveRetryTimes`.
+    pub fn with_keep_alive_retry_times(mut self, value: impl Into<i64>) -> Self {
+        self.keep_alive_retry_times = Some(value.into());
+        self
+    }
+    /// Sets `mtuSize`.
+    pub fn with_mtu_size(mut self, value: impl Into<i64>) -> Self {
+        self.mtu_size = Some(value.into());
+        self
+    }
+    /// Sets `mtuType`.
+    pub fn with_mtu_type(
+        mut self,
+        value: impl Into<super::common::TunnelServiceProfileMtuType>,
+    ) -> Self {
+        self.mtu_type = Some(value.into());
+        self
+    }
+    /// Sets `secondaryGatewayAddress`.
+    pub fn with_secondary_gateway_address(mut self, value: impl Into<String>) -> Self {
+        self.secondary_gateway_address = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml SoftGreProfileQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct SoftGreProfileQueryData {
+    pub id: Option<String>,
+    pub tenant_id: Option<String>,
+    pub name: Option<String>,
+    pub description: Option<String>,
+    pub primary_gateway_address: Option<String>,
+    pub secondary_gateway_address: Option<String>,
+    pub mtu_type: Option<SoftGreProfileQueryDataMtuType>,
+    /// Format: int32.
+    pub mtu_size: Option<i64>,
+    /// Format: int32.
+    pub keep_alive_interval: Option<i64>,
+    /// Format: int32.
+    pub keep_alive_retry_times: Option<i64>,
+    pub disassociate_client_enabled: Option<bool>,
+    pub activations: Option<Vec<Activation>>,
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_soft_gre_profiles/09.json).
+    pub ap_activations: Option<Vec<SoftGreProfileQueryDataApActivation>>,
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_soft_gre_profiles/05.json).
+    pub venue_activations: Option<Vec<ClientIsolationProfileQueryDataVenueActivation>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for SoftGreProfileQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &SoftGreProfileQueryData,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("tenantId", &v.tenant_id);
+            w.optional("name", &v.name);
+            w.optional("description", &v.description);
+            w.optional("primaryGatewayAddress", &v.primary_gateway_address);
+            w.optional("secondaryGatewayAddress", &v.secondary_gateway_address);
+            w.optional("mtuType", &v.mtu_type);
+            w.optional("mtuSize", &v.mtu_size);
+            w.optional("keepAliveInterval", &v.keep_alive_interval);
+            w.optional("keepAliveRetryTimes", &v.keep_alive_retry_times);
+            w.optional("disassociateClientEnabled", &v.disassociate_client_enabled);
+            w.optional_list("activations", &v.activations);
+            w.optional_list("apActivations", &v.ap_activations);
+            w.optional_list("venueActivations", &v.venue_activations);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SoftGreProfileQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            SoftGreProfileQueryData,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
+            let value = SoftGreProfileQueryData {
+                id: f.optional("id"),
+                tenant_id: f.optional("tenantId"),
+                name: f.optional("name"),
+                description: f.optional("description"),
+                primary_gateway_address: f.optional("primaryGatewayAddress"),
+                secondary_gateway_address: f.optional("secondaryGatewayAddress"),
+                mtu_type: f.optional("mtuType"),
+                mtu_size: f.optional("mtuSize"),
+                keep_alive_interval: f.optional("keepAliveInterval"),
+                keep_alive_retry_times: f.optional("keepAliveRetryTimes"),
+                disassociate_client_enabled: f.optional("disassociateClientEnabled"),
+                activations: f.optional_list("activations"),
+                ap_activations: f.optional_list("apActivations"),
+                venue_activations: f.optional_list("venueActivations"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SoftGreProfileQueryData"))
+    }
+}
+impl SoftGreProfileQueryData {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            tenant_id: None,
+            name: None,
+            description: None,
+            primary_gateway_address: None,
+            secondary_gateway_address: None,
+            mtu_type: None,
+            mtu_size: None,
+            keep_alive_interval: None,
+            keep_alive_retry_times: None,
+            disassociate_client_enabled: None,
+            activations: None,
+            ap_activations: None,
+            venue_activations: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `primaryGatewayAddress`.
+    pub fn with_primary_gateway_address(mut self, value: impl Into<String>) -> Self {
+        self.primary_gateway_address = Some(value.into());
+        self
+    }
+    /// Sets `secondaryGatewayAddress`.
+    pub fn with_secondary_gateway_address(mut self, value: impl Into<String>) -> Self {
+        self.secondary_gateway_address = Some(value.into());
+        self
+    }
+    /// Sets `mtuType`.
+    pub fn with_mtu_type(
+        mut self,
+        value: impl Into<SoftGreProfileQueryDataMtuType>,
+    ) -> Self {
+        self.mtu_type = Some(value.into());
+        self
+    }
+    /// Sets `mtuSize`.
+    pub fn with_mtu_size(mut self, value: impl Into<i64>) -> Self {
+        self.mtu_size = Some(value.into());
+        self
+    }
+    /// Sets `keepAliveInterval`.
+    pub fn with_keep_alive_interval(mut self, value: impl Into<i64>) -> Self {
+        self.keep_alive_interval = Some(value.into());
+        self
+    }
+    /// Sets `keepAliveRetryTimes`.
+    pub fn with_keep_alive_retry_times(mut self, value: impl Into<i64>) -> Self {
+        self.keep_alive_retry_times = Some(value.into());
+        self
+    }
+    /// Sets `disassociateClientEnabled`.
+    pub fn with_disassociate_client_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.disassociate_client_enabled = Some(value.into());
+        self
+    }
+    /// Sets `activations`.
+    pub fn with_activations(mut self, value: impl Into<Vec<Activation>>) -> Self {
+        self.activations = Some(value.into());
+        self
+    }
+    /// Sets `apActivations`.
+    pub fn with_ap_activations(
+        mut self,
+        value: impl Into<Vec<SoftGreProfileQueryDataApActivation>>,
+    ) -> Self {
+        self.ap_activations = Some(value.into());
+        self
+    }
+    /// Sets `venueActivations`.
+    pub fn with_venue_activations(
+        mut self,
+        value: impl Into<Vec<ClientIsolationProfileQueryDataVenueActivation>>,
+    ) -> Self {
+        self.venue_activations = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (payloads ui-fixtures/query_soft_gre_profiles/09.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct SoftGreProfileQueryDataApActivation {
+    /// May be null.
+    pub ap_serial_number: Option<String>,
+    /// May be null.
+    pub ap_serial_numbers: Option<String>,
+    /// May be null.
+    pub port_id: Option<i64>,
+    /// May be null.
+    pub venue_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for SoftGreProfileQueryDataApActivation {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &SoftGreProfileQueryDataApActivation,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
+            w.optional("apSerialNumber", &v.ap_serial_number);
+            w.optional("apSerialNumbers", &v.ap_serial_numbers);
+            w.optional("portId", &v.port_id);
+            w.optional("venueId", &v.venue_id);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SoftGreProfileQueryDataApActivation {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            SoftGreProfileQueryDataApActivation,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
+            let value = SoftGreProfileQueryDataApActivation {
+                ap_serial_number: f.optional("apSerialNumber"),
+                ap_serial_numbers: f.optional("apSerialNumbers"),
+                port_id: f.optional("portId"),
+                venue_id: f.optional("venueId"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SoftGreProfileQueryDataApActivation"))
+    }
+}
+impl SoftGreProfileQueryDataApActivation {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            ap_serial_number: None,
+            ap_serial_numbers: None,
+            port_id: None,
+            venue_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `apSerialNumber`.
+    pub fn with_ap_serial_number(mut self, value: impl Into<String>) -> Self {
+        self.ap_serial_number = Some(value.into());
+        self
+    }
+    /// Sets `apSerialNumbers`.
+    pub fn with_ap_serial_numbers(mut self, value: impl Into<String>) -> Self {
+        self.ap_serial_numbers = Some(value.into());
+        self
+    }
+    /// Sets `portId`.
+    pub fn with_port_id(mut self, value: impl Into<i64>) -> Self {
+        self.port_id = Some(value.into());
+        self
+    }
+    /// Sets `venueId`.
+    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
+        self.venue_id = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml SoftGreProfileQueryData (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SoftGreProfileQueryDataMtuType {
+    /// `AUTO`
+    Auto,
+    /// `MANUAL`
+    Manual,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl SoftGreProfileQueryDataMtuType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Auto => "AUTO",
+            Self::Manual => "MANUAL",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for SoftGreProfileQueryDataMtuType {
+    fn from(s: &str) -> Self {
+        match s {
+            "AUTO" => Self::Auto,
+            "MANUAL" => Self::Manual,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for SoftGreProfileQueryDataMtuType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for SoftGreProfileQueryDataMtuType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for SoftGreProfileQueryDataMtuType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Provenance: reference (wifi_api-17.3.3.205.yaml SupplicantAuthenticationOptions).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct SupplicantAuthenticationOptions {
+    /// Secret: redacted in `Debug`.
+    pub password: Option<ruckus_one_runtime::Secret>,
+    /// Default: DISABLED.
+    pub type_: Option<SupplicantAuthenticationOptionsType>,
+    /// Max_length: 64; min_length: 0.
+    pub username: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for SupplicantAuthenticationOptions {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &SupplicantAuthenticationOptions,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
+            w.optional("password", &v.password);
+            w.optional("type", &v.type_);
+            w.optional("username", &v.username);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SupplicantAuthenticationOptions {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            SupplicantAuthenticationOptions,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
+            let value = SupplicantAuthenticationOptions {
+                password: f.optional("password"),
+                type_: f.optional("type"),
+                username: f.optional("username"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SupplicantAuthenticationOptions"))
+    }
+}
+impl SupplicantAuthenticationOptions {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            password: None,
+            type_: None,
+            username: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `password`.
+    pub fn with_password(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.password = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(
+        mut self,
+        value: impl Into<SupplicantAuthenticationOptionsType>,
+    ) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `username`.
+    pub fn with_username(mut self, value: impl Into<String>) -> Self {
+        self.username = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (wifi_api-17.3.3.205.yaml SupplicantAuthenticationOptions (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SupplicantAuthenticationOptionsType {
+    /// `DISABLED`
+    Disabled,
+    /// `MAC_AUTH`
+    MacAuth,
+    /// `CUSTOM`
+    Custom,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl SupplicantAuthenticationOptionsType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Disabled => "DISABLED",
+            Self::MacAuth => "MAC_AUTH",
+            Self::Custom => "CUSTOM",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for SupplicantAuthenticationOptionsType {
+    fn from(s: &str) -> Self {
+        match s {
+            "DISABLED" => Self::Disabled,
+            "MAC_AUTH" => Self::MacAuth,
+            "CUSTOM" => Self::Custom,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for SupplicantAuthenticationOptionsType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for SupplicantAuthenticationOptionsType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for SupplicantAuthenticationOptionsType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunnelProfileDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct TunnelProfile {
+    pub id: Option<String>,
+    pub name: Option<String>,
+    pub mtu_type: Option<String>,
+    /// Format: int32.
+    pub mtu_size: Option<i64>,
+    pub force_fragmentation: Option<bool>,
+    pub personal_identity_network_ids: Option<Vec<String>>,
+    pub sd_lan_ids: Option<Vec<String>>,
+    pub network_ids: Option<Vec<String>>,
+    pub tags: Option<Vec<String>>,
+    /// Format: int32.
+    pub age_time_minutes: Option<i64>,
+    pub age_time_unit: Option<String>,
+    pub type_: Option<String>,
+    /// Format: int32.
+    pub keep_alive_interval: Option<i64>,
+    /// Format: int32.
+    pub keep_alive_retry: Option<i64>,
+    /// Format: int32.
+    pub mtu_request_timeout: Option<i64>,
+    /// Format: int32.
+    pub mtu_request_retry: Option<i64>,
+    pub nat_traversal_enabled: Option<bool>,
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_tunnel_service_profiles/05.json).
+    pub destination_edge_cluster_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for TunnelProfile {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &TunnelProfile,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("mtuType", &v.mtu_type);
+            w.optional("mtuSize", &v.mtu_size);
+            w.optional("forceFragmentation", &v.force_fragmentation);
+            w.optional_list(
+                "personalIdentityNetworkIds",
+                &v.personal_identity_network_ids,
+            );
+            w.optional_list("sdLanIds", &v.sd_lan_ids);
+            w.optional_list("networkIds", &v.network_ids);
+            w.optional_list("tags", &v.tags);
+            w.optional("ageTimeMinutes", &v.age_time_minutes);
+            w.optional("ageTimeUnit", &v.age_time_unit);
+            w.optional("type", &v.type_);
+            w.optional("keepAliveInterval", &v.keep_alive_interval);
+            w.optional("keepAliveRetry", &v.keep_alive_retry);
+            w.optional("mtuRequestTimeout", &v.mtu_request_timeout);
+            w.optional("mtuRequestRetry", &v.mtu_request_retry);
+            w.optional("natTraversalEnabled", &v.nat_traversal_enabled);
+            w.optional("destinationEdgeClusterId", &v.destination_edge_cluster_id);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for TunnelProfile {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<TunnelProfile, ruckus_one_runtime::internal::object::FieldError> {
+            let value = TunnelProfile {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                mtu_type: f.optional("mtuType"),
+                mtu_size: f.optional("mtuSize"),
+                force_fragmentation: f.optional("forceFragmentation"),
+                personal_identity_network_ids: f
+                    .optional_list("personalIdentityNetworkIds"),
+                sd_lan_ids: f.optional_list("sdLanIds"),
+                network_ids: f.optional_list("networkIds"),
+                tags: f.optional_list("tags"),
+                age_time_minutes: f.optional("ageTimeMinutes"),
+                age_time_unit: f.optional("ageTimeUnit"),
+                type_: f.optional("type"),
+                keep_alive_interval: f.optional("keepAliveInterval"),
+                keep_alive_retry: f.optional("keepAliveRetry"),
+                mtu_request_timeout: f.optional("mtuRequestTimeout"),
+                mtu_request_retry: f.optional("mtuRequestRetry"),
+                nat_traversal_enabled: f.optional("natTraversalEnabled"),
+                destination_edge_cluster_id: f.optional("destinationEdgeClusterId"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("TunnelProfile"))
+    }
+}
+impl TunnelProfile {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            mtu_type: None,
+            mtu_size: None,
+            force_fragmentation: None,
+            personal_identity_network_ids: None,
+            sd_lan_ids: None,
+            network_ids: None,
+            tags: None,
+            age_time_minutes: None,
+            age_time_unit: None,
+            type_: None,
+            keep_alive_interval: None,
+            keep_alive_retry: None,
+            mtu_request_timeout: None,
+            mtu_request_retry: None,
+            nat_traversal_enabled: None,
+            destination_edge_cluster_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `mtuType`.
+    pub fn with_mtu_type(mut self, value: impl Into<String>) -> Self {
+        self.mtu_type = Some(value.into());
+        self
+    }
+    /// Sets `mtuSize`.
+    pub fn with_mtu_size(mut self, value: impl Into<i64>) -> Self {
+        self.mtu_size = Some(value.into());
+        self
+    }
+    /// Sets `forceFragmentation`.
+    pub fn with_force_fragmentation(mut self, value: impl Into<bool>) -> Self {
+        self.force_fragmentation = Some(value.into());
+        self
+    }
+    /// Sets `personalIdentityNetworkIds`.
+    pub fn with_personal_identity_network_ids(
+        mut self,
+        value: impl Into<Vec<String>>,
+    ) -> Self {
+        self.personal_identity_network_ids = Some(value.into());
+        self
+    }
+    /// Sets `sdLanIds`.
+    pub fn with_sd_lan_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.sd_lan_ids = Some(value.into());
+        self
+    }
+    /// Sets `networkIds`.
+    pub fn with_network_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.network_ids = Some(value.into());
+        self
+    }
+    /// Sets `tags`.
+    pub fn with_tags(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.tags = Some(value.into());
+        self
+    }
+    /// Sets `ageTimeMinutes`.
+    pub fn with_age_time_minutes(mut self, value: impl Into<i64>) -> Self {
+        self.age_time_minutes = Some(value.into());
+        self
+    }
+    /// Sets `ageTimeUnit`.
+    pub fn with_age_time_unit(mut self, value: impl Into<String>) -> Self {
+        self.age_time_unit = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `keepAliveInterval`.
+    pub fn with_keep_alive_interval(mut self, value: impl Into<i64>) -> Self {
+        self.keep_alive_interval = Some(value.into());
+        self
+    }
+    /// Sets `keepAliveRetry`.
+    pub fn with_keep_alive_retry(mut self, value: impl Into<i64>) -> Self {
+        self.keep_alive_retry = Some(value.into());
+        self
+    }
+    /// Sets `mtuRequestTimeout`.
+    pub fn with_mtu_request_timeout(mut self, value: impl Into<i64>) -> Self {
+        self.mtu_request_timeout = Some(value.into());
+        self
+    }
+    /// Sets `mtuRequestRetry`.
+    pub fn with_mtu_request_retry(mut self, value: impl Into<i64>) -> Self {
+        self.mtu_request_retry = Some(value.into());
+        self
+    }
+    /// Sets `natTraversalEnabled`.
+    pub fn with_nat_traversal_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.nat_traversal_enabled = Some(value.into());
+        self
+    }
+    /// Sets `destinationEdgeClusterId`.
+    pub fn with_destination_edge_cluster_id(mut self, value: impl Into<String>) -> Self {
+        self.destination_edge_cluster_id = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml MulticastDnsProxyServiceRuleDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ViewmodelMulticastDnsProxyServiceRule {
+    /// Format: int32.
+    pub rule_index: Option<i64>,
+    pub enabled: Option<bool>,
+    pub service: Option<String>,
+    pub mdns_name: Option<String>,
+    pub mdns_protocol: Option<String>,
+    /// Format: int32.
+    pub from_vlan: Option<i64>,
+    /// Format: int32.
+    pub to_vlan: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl serde::Serialize for ViewmodelMulticastDnsProxyServiceRule {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ViewmodelMulticastDnsProxyServiceRule,
+            w: &mut ruckus_one_runtime::internal::object::Writer,
+        ) {
+            w.optional("ruleIndex", &v.rule_index);
+            w.optional("enabled", &v.enabled);
+            w.optional("service", &v.service);
+            w.optional("mdnsName", &v.mdns_name);
+            w.optional("mdnsProtocol", &v.mdns_protocol);
+            w.optional("fromVlan", &v.from_vlan);
+            w.optional("toVlan", &v.to_vlan);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::internal::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ViewmodelMulticastDnsProxyServiceRule {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Result<
+            ViewmodelMulticastDnsProxyServiceRule,
+            ruckus_one_runtime::internal::object::FieldError,
+        > {
+            let value = ViewmodelMulticastDnsProxyServiceRule {
+                rule_index: f.optional("ruleIndex"),
+                enabled: f.optional("enabled"),
+                service: f.optional("service"),
+                mdns_name: f.optional("mdnsName"),
+                mdns_protocol: f.optional("mdnsProtocol"),
+                from_vlan: f.optional("fromVlan"),
+                to_vlan: f.optional("toVlan"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ViewmodelMulticastDnsProxyServiceRule"))
+    }
+}
+impl ViewmodelMulticastDnsProxyServiceRule {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            rule_index: None,
+            enabled: None,
+            service: None,
+            mdns_name: None,
+            mdns_protocol: None,
+            from_vlan: None,
+            to_vlan: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `ruleIndex`.
+    pub fn with_rule_index(mut self, value: impl Into<i64>) -> Self {
+        self.rule_index = Some(value.into());
+        self
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+    /// Sets `service`.
+    pub fn with_service(mut self, value: impl Into<String>) -> Self {
+        self.service = Some(value.into());
+        self
+    }
+    /// Sets `mdnsName`.
+    pub fn with_mdns_name(mut self, value: impl Into<String>) -> Self {
+        self.mdns_name = Some(value.into());
+        self
+    }
+    /// Sets `mdnsProtocol`.
+    pub fn with_mdns_protocol(mut self, value: impl Into<String>) -> Self {
+        self.mdns_protocol = Some(value.into());
+        self
+    }
+    /// Sets `fromVlan`.
+    pub fn with_from_vlan(mut self, value: impl Into<i64>) -> Self {
+        self.from_vlan = Some(value.into());
+        self
+    }
+    /// Sets `toVlan`.
+    pub fn with_to_vlan(mut self, value: impl Into<i64>) -> Self {
+        self.to_vlan = Some(value.into());
+        self
+    }
+}
 /// wireless policies: the 46 operations of this area of the Network management API.
 ///
 /// Reached with `client.network().wireless_policies()`; each method returns a request builder, and nothing
@@ -1189,5 +5600,4027 @@ impl<'a> WirelessPoliciesClient<'a> {
         );
         req.json(body);
         QueryEthernetPortProfiles { req }
+    }
+}
+static CREATE_CLIENT_ISOLATION_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
+    id: "create_client_isolation_profile",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/clientIsolationProfiles",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `create_client_isolation_profile`; the first is the default.
+///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
+/// Choose one with the builder's `version` method.
+pub type CreateClientIsolationProfileVersion = super::versions::V1OrJson;
+/// Request builder for `WirelessPoliciesClient::create_client_isolation_profile` (Create client isolation profile).
+///
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateClientIsolationProfile<'a> {
+    req: ruckus_one_runtime::internal::Request<'a>,
+}
+impl<'a> CreateClientIsolationProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    #[inline]
+    pub fn version(mut self, version: CreateClientIsolationProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
+    pub fn send(
+        self,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static GET_CLIENT_ISOLATION_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
+    id: "get_client_isolation_profile",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/clientIsolationProfiles/{clientIsolationProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `get_client_isolation_profile`; the first is the default.
+///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
+/// Choose one with the builder's `version` method.
+pub type GetClientIsolationProfileVersion = super::versions::V1OrJson;
+/// Request builder for `WirelessPoliciesClient::get_client_isolation_profile` (Get client isolation profile).
+///
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send).
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetClientIsolationProfile<'a> {
+    req: ruckus_one_runtime::internal::Request<'a>,
+}
+impl<'a> GetClientIsolationProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    #[inline]
+    pub fn version(mut self, version: GetClientIsolationProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    #[inline]
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ClientIsolationProfile> {
+        self.req.send_json()
+    }
+}
+static UPDATE_CLIENT_ISOLATION_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
+    id: "update_client_isolation_profile",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/clientIsolationProfiles/{clientIsolationProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `update_client_isolation_profile`; the first is the default.
+///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
+/// Choose one with the builder's `version` method.
+pub type UpdateClientIsolationProfileVersion = super::versions::V1OrJson;
+/// Request builder for `WirelessPoliciesClient::update_client_isolation_profile` (Update client isolation profile).
+///
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateClientIsolationProfile<'a> {
+    req: ruckus_one_runtime::internal::Request<'a>,
+}
+impl<'a> UpdateClientIsolationProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    #[inline]
+    pub fn version(mut self, version: UpdateClientIsolationProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
+    pub fn send(
+        self,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static DELETE_CLIENT_ISOLATION_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
+    id: "delete_client_isolation_profile",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/clientIsolationProfiles/{clientIsolationProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `delete_client_isolation_profile`; the first is the default.
+///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
+/// Choose one with the builder's `version` method.
+pub type DeleteClientIsolationProfileVersion = super::versions::V1OrJson;
+/// Request builder for `WirelessPoliciesClient::delete_client_isolation_profile` (Delete client isolation profile).
+///
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteClientIsolationProfile<'a> {
+    req: ruckus_one_runtime::internal::Request<'a>,
+}
+impl<'a> DeleteClientIsolationProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    #[inline]
+    pub fn version(mut self, version: DeleteClientIsolationProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
+    pub fn send(
+        self,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static QUERY_CLIENT_ISOLATION_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
+    id: "query_client_isolation_profiles",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/clientIsolationProfiles/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
+};
+/// Representations offered by `query_client_isolation_profiles`; the first is the default.
+///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
+/// Choose one with the builder's `version` method.
+pub type QueryClientIsolationProfilesVersion = super::versions::V1OrJson;
+/// Request builder for `WirelessPoliciesClient::query_client_isolation_profiles` (Query client isolation profiles).
+///
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryClientIsolationProfiles<'a> {
+    req: ruckus_one_runtime::internal::Request<'a>,
+}
+impl<'a> QueryClientIsolationProfiles<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    #[inline]
+    pub fn version(mut self, version: QueryClientIsolationProfilesVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
+    pub fn pages(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, QueryResponseClientIsolationProfileQueryData> {
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
+    pub fn items(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, ClientIsolationProfileQueryData> {
+        self.req.items(Self::PAGING)
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    #[inline]
+    pub fn send(
+        self,
+    ) -> ruckus_one_runtime::Sending<'a, QueryResponseClientIsolationProfileQueryData> {
+        self.req.send_json()
+    }
+}
+static CREATE_LBS_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
+    id: "create_lbs_server_profile",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/lbsServerProfiles",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `create_lbs_server_profile`; the first is the default.
+///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
+/// Choose one with the builder's `version` method.
+pub type CreateLbsServerProfileVersion = super::versions::V1OrJson;
+/// Request builder for `WirelessPoliciesClient::create_lbs_server_profile` (Create LBS server profile).
+///
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateLbsServerProfile<'a> {
+    req: ruckus_one_runtime::internal::Request<'a>,
+}
+impl<'a> CreateLbsServerProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    #[inline]
+    pub fn version(mut self, version: CreateLbsServerProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
+    pub fn send(
+        self,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static GET_LBS_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
+    id: "get_lbs_server_profile",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/lbsServerProfiles/{lbsServerProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `get_lbs_server_profile`; the first is the default.
+///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
+/// Choose one with the builder's `version` method.
+pub type GetLbsServerProfileVersion = super::versions::V1OrJson;
+/// Request builder for `WirelessPoliciesClient::get_lbs_server_profile` (Get LBS server profile).
+///
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send).
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetLbsServerProfile<'a> {
+    req: ruckus_one_runtime::internal::Request<'a>,
+}
+impl<'a> GetLbsServerProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    #[inline]
+    pub fn version(mut self, version: GetLbsServerProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    #[inline]
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, LbsServerProfile> {
+        self.req.send_json()
+    }
+}
+static UPDATE_LBS_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
+    id: "update_lbs_server_profile",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/lbsServerProfiles/{lbsServerProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `update_lbs_server_profile`; the first is the default.
+///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
+/// Choose one with the builder's `version` method.
+pub type UpdateLbsServerProfileVersion = super::versions::V1OrJson;
+/// Request builder for `WirelessPoliciesClient::update_lbs_server_profile` (Update LBS server profile).
+///
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateLbsServerProfile<'a> {
+    req: ruckus_one_runtime::internal::Request<'a>,
+}
+impl<'a> UpdateLbsServerProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    #[inline]
+    pub fn version(mut self, version: UpdateLbsServerProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
+    pub fn send(
+        self,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static DELETE_LBS_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
+    id: "delete_lbs_server_profile",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/lbsServerProfiles/{lbsServerProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `delete_lbs_server_profile`; the first is the default.
+///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
+/// Choose one with the builder's `version` method.
+pub type DeleteLbsServerProfileVersion = super::versions::V1OrJson;
+/// Request builder for `WirelessPoliciesClient::delete_lbs_server_profile` (Delete LBS server profile).
+///
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteLbsServerProfile<'a> {
+    req: ruckus_one_runtime::internal::Request<'a>,
+}
+impl<'a> DeleteLbsServerProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    #[inline]
+    pub fn version(mut self, version: DeleteLbsServerProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
+    pub fn send(
+        self,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static QUERY_LBS_SERVER_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
+    id: "query_lbs_server_profiles",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/lbsServerProfiles/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
+};
+/// Representations offered by `query_lbs_server_profiles`; the first is the default.
+///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
+/// Choose one with the builder's `version` method.
+pub type QueryLbsServerProfilesVersion = super::versions::V1OrJson;
+/// Request builder for `WirelessPoliciesClient::query_lbs_server_profiles` (Query LBS server profiles).
+///
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryLbsServerProfiles<'a> {
+    req: ruckus_one_runtime::internal::Request<'a>,
+}
+impl<'a> QueryLbsServerProfiles<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    #[inline]
+    pub fn version(mut self, version: QueryLbsServerProfilesVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
+    pub fn pages(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, QueryResponseLbsServerProfileQueryData> {
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, LbsServerProfileQueryData> {
+        self.req.items(Self::PAGING)
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    #[inline]
+    pub fn send(
+        self,
+    ) -> ruckus_one_runtime::Sending<'a, QueryResponseLbsServerProfileQueryData> {
+        self.req.send_json()
+    }
+}
+static CREATE_MULTICAST_DNS_PROXY_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
+    id: "create_multicast_dns_proxy_profile",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/multicastDnsProxyProfiles",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `create_multicast_dns_proxy_profile`; the first is the default.
+///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
+/// Choose one with the builder's `version` method.
+pub type CreateMulticastDnsProxyProfileVersion = super::versions::V1OrJson;
+/// Request builder for `WirelessPoliciesClient::create_multicast_dns_proxy_profile` (Create multicast DNS proxy profile).
+///
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateMulticastDnsProxyProfile<'a> {
+    req: ruckus_one_runtime::internal::Request<'a>,
+}
+impl<'a> CreateMulticastDnsProxyProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    #[inline]
+    pub fn version(mut self, version: CreateMulticastDnsProxyProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
+    pub fn send(
+        self,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static GET_MULTICAST_DNS_PROXY_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
+    id: "get_multicast_dns_proxy_profile",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/multicastDnsProxyProfiles/{multicastDnsProxyProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `get_multicast_dns_proxy_profile`; the first is the default.
+///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
+/// Choose one with the builder's `version` method.
+pub type GetMulticastDnsProxyProfileVersion = super::versions::V1OrJson;
+/// Request builder for `WirelessPoliciesClient::get_multicast_dns_proxy_profile` (Get multicast DNS proxy profile).
+///
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send).
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetMulticastDnsProxyProfile<'a> {
+    req: ruckus_one_runtime::internal::Request<'a>,
+}
+impl<'a> GetMulticastDnsProxyProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    #[inline]
+    pub fn version(mut self, version: GetMulticastDnsProxyProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    #[inline]
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, MulticastDnsProxyProfile> {
+        self.req.send_json()
+    }
+}
+static UPDATE_MULTICAST_DNS_PROXY_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
+    id: "update_multicast_dns_proxy_profile",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/multicastDnsProxyProfiles/{multicastDnsProxyProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `update_multicast_dns_proxy_profile`; the first is the default.
+///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
+/// Choose one with the builder's `version` method.
+pub type UpdateMulticastDnsProxyProfileVersion = super::versions::V1OrJson;
+/// Request builder for `WirelessPoliciesClient::update_multicast_dns_proxy_profile` (Update multicast DNS proxy profile).
+///
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateMulticastDnsProxyProfile<'a> {
+    req: ruckus_one_runtime::internal::Request<'a>,
+}
+impl<'a> UpdateMulticastDnsProxyProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    #[inline]
+    pub fn version(mut self, version: UpdateMulticastDnsProxyProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
+    pub fn send(
+        self,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static DELETE_MULTICAST_DNS_PROXY_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
+    id: "delete_multicast_dns_proxy_profile",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/multicastDnsProxyProfiles/{multicastDnsProxyProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `delete_multicast_dns_proxy_profile`; the first is the default.
+///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
+/// Choose one with the builder's `version` method.
+pub type DeleteMulticastDnsProxyProfileVersion = super::versions::V1OrJson;
+/// Request builder for `WirelessPoliciesClient::delete_multicast_dns_proxy_profile` (Delete multicast DNS proxy profile).
+///
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteMulticastDnsProxyProfile<'a> {
+    req: ruckus_one_runtime::internal::Request<'a>,
+}
+impl<'a> DeleteMulticastDnsProxyProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    #[inline]
+    pub fn version(mut self, version: DeleteMulticastDnsProxyProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
+    pub fn send(
+        self,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static QUERY_MULTICAST_DNS_PROXY_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
+    id: "query_multicast_dns_proxy_profiles",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/multicastDnsProxyProfiles/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
+};
+/// Representations offered by `query_multicast_dns_proxy_profiles`; the first is the default.
+///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
+/// Choose one with the builder's `version` method.
+pub type QueryMulticastDnsProxyProfilesVersion = super::versions::V1OrJson;
+/// Request builder for `WirelessPoliciesClient::query_multicast_dns_proxy_profiles` (Query multicast DNS proxy profiles).
+///
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryMulticastDnsProxyProfiles<'a> {
+    req: ruckus_one_runtime::internal::Request<'a>,
+}
+impl<'a> QueryMulticastDnsProxyProfiles<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    #[inline]
+    pub fn version(mut self, version: QueryMulticastDnsProxyProfilesVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
+    pub fn pages(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, QueryResponseMulticastDnsProxyProfileQueryData> {
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
+    pub fn items(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, MulticastDnsProxyProfileQueryData> {
+        self.req.items(Self::PAGING)
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    #[inline]
+    pub fn send(
+        self,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        QueryResponseMulticastDnsProxyProfileQueryData,
+    > {
+        self.req.send_json()
+    }
+}
+static CREATE_ROGUE_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
+    id: "create_rogue_policy",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/roguePolicies",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `create_rogue_policy`; the first is the default.
+///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
+/// Choose one with the builder's `version` method.
+pub type CreateRoguePolicyVersion = super::versions::V1OrJson;
+/// Request builder for `WirelessPoliciesClient::create_rogue_policy` (Create rogue policy).
+///
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateRoguePolicy<'a> {
+    req: ruckus_one_runtime::internal::Request<'a>,
+}
+impl<'a> CreateRoguePolicy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    #[inline]
+    pub fn version(mut self, version: CreateRoguePolicyVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
+    pub fn send(
+        self,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static GET_ROGUE_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
+    id: "get_rogue_policy",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/roguePolicies/{roguePolicyId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `get_rogue_policy`; the first is the default.
+///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
+/// Choose one with the builder's `version` method.
+pub type GetRoguePolicyVersion = super::versions::V1OrJson;
+/// Request builder for `WirelessPoliciesClient::get_rogue_policy` (Get rogue policy).
+///
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send).
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetRoguePolicy<'a> {
+    req: ruckus_one_runtime::internal::Request<'a>,
+}
+impl<'a> GetRoguePolicy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    #[inline]
+    pub fn version(mut self, version: GetRoguePolicyVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    #[inline]
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::RoguePolicy> {
+        self.req.send_json()
+    }
+}
+static UPDATE_ROGUE_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
+    id: "update_rogue_policy",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/roguePolicies/{roguePolicyId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `update_rogue_policy`; the first is the default.
+///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
+/// Choose one with the builder's `version` method.
+pub type UpdateRoguePolicyVersion = super::versions::V1OrJson;
+/// Request builder for `WirelessPoliciesClient::update_rogue_policy` (Update rogue policy).
+///
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateRoguePolicy<'a> {
+    req: ruckus_one_runtime::internal::Request<'a>,
+}
+impl<'a> UpdateRoguePolicy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    #[inline]
+    pub fn version(mut self, version: UpdateRoguePolicyVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
+    pub fn send(
+        self,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static DELETE_ROGUE_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
+    id: "delete_rogue_policy",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/roguePolicies/{roguePolicyId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `delete_rogue_policy`; the first is the default.
+///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
+/// Choose one with the builder's `version` method.
+pub type DeleteRoguePolicyVersion = super::versions::V1OrJson;
+/// Request builder for `WirelessPoliciesClient::delete_rogue_policy` (Delete rogue policy).
+///
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteRoguePolicy<'a> {
+    req: ruckus_one_runtime::internal::Request<'a>,
+}
+impl<'a> DeleteRoguePolicy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    #[inline]
+    pub fn version(mut self, version: DeleteRoguePolicyVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
+    pub fn send(
+        self,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static QUERY_ROGUE_POLICIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
+    id: "query_rogue_policies",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/roguePolicies/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
+};
+/// Representations offered by `query_rogue_policies`; the first is the default.
+///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
+/// Choose one with the builder's `version` method.
+pub type QueryRoguePoliciesVersion = super::versions::V1OrJson;
+/// Request builder for `WirelessPoliciesClient::query_rogue_policies` (Query rogue policies).
+///
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryRoguePolicies<'a> {
+    req: ruckus_one_runtime::internal::Request<'a>,
+}
+impl<'a> QueryRoguePolicies<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    #[inline]
+    pub fn version(mut self, version: QueryRoguePoliciesVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
+    pub fn pages(
+        self,
+    ) -> ruckus_one_runtime::Pages<
+        'a,
+        super::common::QueryResponseRoguePolicyQueryData,
+    > {
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
+    pub fn items(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, super::common::RoguePolicyQueryData> {
+        self.req.items(Self::PAGING)
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    #[inline]
+    pub fn send(
+        self,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        super::common::QueryResponseRoguePolicyQueryData,
+    > {
+        self.req.send_json()
+    }
+}
+static CREATE_SNMP_AGENT_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
+    id: "create_snmp_agent_profile",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/snmpAgentProfiles",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `create_snmp_agent_profile`; the first is the default.
+///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
+/// Choose one with the builder's `version` method.
+pub type CreateSnmpAgentProfileVersion = super::versions::V1_1OrJson;
+/// Request builder for `WirelessPoliciesClient::create_snmp_agent_profile` (Create SNMP agent profile).
+///
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateSnmpAgentProfile<'a> {
+    req: ruckus_one_runtime::internal::Request<'a>,
+}
+impl<'a> CreateSnmpAgentProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    #[inline]
+    pub fn version(mut self, version: CreateSnmpAgentProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
+    pub fn send(
+        self,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static GET_SNMP_AGENT_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
+    id: "get_snmp_agent_profile",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/snmpAgentProfiles/{snmpAgentProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `get_snmp_agent_profile`; the first is the default.
+///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
+/// Choose one with the builder's `version` method.
+pub type GetSnmpAgentProfileVersion = super::versions::V1_1OrJson;
+/// Request builder for `WirelessPoliciesClient::get_snmp_agent_profile` (Get SNMP agent profile).
+///
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send).
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetSnmpAgentProfile<'a> {
+    req: ruckus_one_runtime::internal::Request<'a>,
+}
+impl<'a> GetSnmpAgentProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    #[inline]
+    pub fn version(mut self, version: GetSnmpAgentProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    #[inline]
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, SnmpAgentProfile> {
+        self.req.send_json()
+    }
+}
+static UPDATE_SNMP_AGENT_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
+    id: "update_snmp_agent_profile",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/snmpAgentProfiles/{snmpAgentProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `update_snmp_agent_profile`; the first is the default.
+///
+/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
+/// Choose one with the builder's `version` method.
+pub type UpdateSnmpAgentProfileVersion = super::versions::V1_1OrJson;
+/// Request builder for `WirelessPoliciesClient::update_snmp_agent_profile` (Update SNMP agent profile).
+///
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateSnmpAgentProfile<'a> {
+    req: ruckus_one_runtime::internal::Request<'a>,
+}
+impl<'a> UpdateSnmpAgentProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    #[inline]
+    pub fn version(mut self, version: UpdateSnmpAgentProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
+    pub fn send(
+        self,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static DELETE_SNMP_AGENT_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
+    id: "delete_snmp_agent_profile",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/snmpAgentProfiles/{snmpAgentProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `delete_snmp_agent_profile`; the first is the default.
+///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
+/// Choose one with the builder's `version` method.
+pub type DeleteSnmpAgentProfileVersion = super::versions::V1OrJson;
+/// Request builder for `WirelessPoliciesClient::delete_snmp_agent_profile` (Delete SNMP agent profile).
+///
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteSnmpAgentProfile<'a> {
+    req: ruckus_one_runtime::internal::Request<'a>,
+}
+impl<'a> DeleteSnmpAgentProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    #[inline]
+    pub fn version(mut self, version: DeleteSnmpAgentProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
+    pub fn send(
+        self,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static QUERY_SNMP_AGENT_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
+    id: "query_snmp_agent_profiles",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/snmpAgentProfiles/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
+};
+/// Representations offered by `query_snmp_agent_profiles`; the first is the default.
+///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
+/// Choose one with the builder's `version` method.
+pub type QuerySnmpAgentProfilesVersion = super::versions::V1OrJson;
+/// Request builder for `WirelessPoliciesClient::query_snmp_agent_profiles` (Query SNMP agent profiles).
+///
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QuerySnmpAgentProfiles<'a> {
+    req: ruckus_one_runtime::internal::Request<'a>,
+}
+impl<'a> QuerySnmpAgentProfiles<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    #[inline]
+    pub fn version(mut self, version: QuerySnmpAgentProfilesVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
+    pub fn pages(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, QueryResponseSnmpAgentProfileQueryData> {
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, SnmpAgentProfileQueryData> {
+        self.req.items(Self::PAGING)
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    #[inline]
+    pub fn send(
+        self,
+    ) -> ruckus_one_runtime::Sending<'a, QueryResponseSnmpAgentProfileQueryData> {
+        self.req.send_json()
+    }
+}
+static CREATE_SOFT_GRE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
+    id: "create_soft_gre_profile",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/softGreProfiles",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `create_soft_gre_profile`; the first is the default.
+///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
+/// Choose one with the builder's `version` method.
+pub type CreateSoftGreProfileVersion = super::versions::V1OrJson;
+/// Request builder for `WirelessPoliciesClient::create_soft_gre_profile` (Create SoftGRE profile).
+///
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateSoftGreProfile<'a> {
+    req: ruckus_one_runtime::internal::Request<'a>,
+}
+impl<'a> CreateSoftGreProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    #[inline]
+    pub fn version(mut self, version: CreateSoftGreProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
+    pub fn send(
+        self,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static GET_SOFT_GRE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
+    id: "get_soft_gre_profile",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/softGreProfiles/{softGreProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `get_soft_gre_profile`; the first is the default.
+///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
+/// Choose one with the builder's `version` method.
+pub type GetSoftGreProfileVersion = super::versions::V1OrJson;
+/// Request builder for `WirelessPoliciesClient::get_soft_gre_profile` (Get SoftGRE profile).
+///
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send).
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetSoftGreProfile<'a> {
+    req: ruckus_one_runtime::internal::Request<'a>,
+}
+impl<'a> GetSoftGreProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    #[inline]
+    pub fn version(mut self, version: GetSoftGreProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    #[inline]
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, SoftGreProfile> {
+        self.req.send_json()
+    }
+}
+static UPDATE_SOFT_GRE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
+    id: "update_soft_gre_profile",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/softGreProfiles/{softGreProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `update_soft_gre_profile`; the first is the default.
+///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
+/// Choose one with the builder's `version` method.
+pub type UpdateSoftGreProfileVersion = super::versions::V1OrJson;
+/// Request builder for `WirelessPoliciesClient::update_soft_gre_profile` (Update SoftGRE profile).
+///
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateSoftGreProfile<'a> {
+    req: ruckus_one_runtime::internal::Request<'a>,
+}
+impl<'a> UpdateSoftGreProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    #[inline]
+    pub fn version(mut self, version: UpdateSoftGreProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
+    pub fn send(
+        self,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static DELETE_SOFT_GRE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
+    id: "delete_soft_gre_profile",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/softGreProfiles/{softGreProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `delete_soft_gre_profile`; the first is the default.
+///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
+/// Choose one with the builder's `version` method.
+pub type DeleteSoftGreProfileVersion = super::versions::V1OrJson;
+/// Request builder for `WirelessPoliciesClient::delete_soft_gre_profile` (Delete SoftGRE profile).
+///
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteSoftGreProfile<'a> {
+    req: ruckus_one_runtime::internal::Request<'a>,
+}
+impl<'a> DeleteSoftGreProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    #[inline]
+    pub fn version(mut self, version: DeleteSoftGreProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
+    pub fn send(
+        self,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static QUERY_SOFT_GRE_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
+    id: "query_soft_gre_profiles",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/softGreProfiles/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
+};
+/// Representations offered by `query_soft_gre_profiles`; the first is the default.
+///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
+/// Choose one with the builder's `version` method.
+pub type QuerySoftGreProfilesVersion = super::versions::V1OrJson;
+/// Request builder for `WirelessPoliciesClient::query_soft_gre_profiles` (Query SoftGRE profiles).
+///
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QuerySoftGreProfiles<'a> {
+    req: ruckus_one_runtime::internal::Request<'a>,
+}
+impl<'a> QuerySoftGreProfiles<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    #[inline]
+    pub fn version(mut self, version: QuerySoftGreProfilesVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
+    pub fn pages(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, QueryResponseSoftGreProfileQueryData> {
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, SoftGreProfileQueryData> {
+        self.req.items(Self::PAGING)
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    #[inline]
+    pub fn send(
+        self,
+    ) -> ruckus_one_runtime::Sending<'a, QueryResponseSoftGreProfileQueryData> {
+        self.req.send_json()
+    }
+}
+static CREATE_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
+    id: "create_tunnel_service_profile",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/tunnelServiceProfiles",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `create_tunnel_service_profile`; the first is the default.
+///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
+/// Choose one with the builder's `version` method.
+pub type CreateTunnelServiceProfileVersion = super::versions::V1OrJson;
+/// Request builder for `WirelessPoliciesClient::create_tunnel_service_profile` (Create tunnel service profile).
+///
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateTunnelServiceProfile<'a> {
+    req: ruckus_one_runtime::internal::Request<'a>,
+}
+impl<'a> CreateTunnelServiceProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    #[inline]
+    pub fn version(mut self, version: CreateTunnelServiceProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
+    pub fn send(
+        self,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static GET_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
+    id: "get_tunnel_service_profile",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/tunnelServiceProfiles/{tunnelServiceProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `get_tunnel_service_profile`; the first is the default.
+///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
+/// Choose one with the builder's `version` method.
+pub type GetTunnelServiceProfileVersion = super::versions::V1OrJson;
+/// Request builder for `WirelessPoliciesClient::get_tunnel_service_profile` (Get tunnel service profile).
+///
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send).
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetTunnelServiceProfile<'a> {
+    req: ruckus_one_runtime::internal::Request<'a>,
+}
+impl<'a> GetTunnelServiceProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    #[inline]
+    pub fn version(mut self, version: GetTunnelServiceProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    #[inline]
+    pub fn send(
+        self,
+    ) -> ruckus_one_runtime::Sending<'a, super::common::TunnelServiceProfile> {
+        self.req.send_json()
+    }
+}
+static UPDATE_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
+    id: "update_tunnel_service_profile",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/tunnelServiceProfiles/{tunnelServiceProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `update_tunnel_service_profile`; the first is the default.
+///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
+/// Choose one with the builder's `version` method.
+pub type UpdateTunnelServiceProfileVersion = super::versions::V1OrJson;
+/// Request builder for `WirelessPoliciesClient::update_tunnel_service_profile` (Update tunnel service profile).
+///
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateTunnelServiceProfile<'a> {
+    req: ruckus_one_runtime::internal::Request<'a>,
+}
+impl<'a> UpdateTunnelServiceProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    #[inline]
+    pub fn version(mut self, version: UpdateTunnelServiceProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
+    pub fn send(
+        self,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static PATCH_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
+    id: "patch_tunnel_service_profile",
+    method: ruckus_one_runtime::Method::Patch,
+    path: "/tunnelServiceProfiles/{tunnelServiceProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `patch_tunnel_service_profile`; the first is the default.
+///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
+/// Choose one with the builder's `version` method.
+pub type PatchTunnelServiceProfileVersion = super::versions::V1OrJson;
+/// Request builder for `WirelessPoliciesClient::patch_tunnel_service_profile` (Patch tunnel service profile).
+///
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct PatchTunnelServiceProfile<'a> {
+    req: ruckus_one_runtime::internal::Request<'a>,
+}
+impl<'a> PatchTunnelServiceProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    #[inline]
+    pub fn version(mut self, version: PatchTunnelServiceProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
+    pub fn send(
+        self,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static DELETE_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
+    id: "delete_tunnel_service_profile",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/tunnelServiceProfiles/{tunnelServiceProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `delete_tunnel_service_profile`; the first is the default.
+///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
+/// Choose one with the builder's `version` method.
+pub type DeleteTunnelServiceProfileVersion = super::versions::V1OrJson;
+/// Request builder for `WirelessPoliciesClient::delete_tunnel_service_profile` (Delete tunnel service profile).
+///
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteTunnelServiceProfile<'a> {
+    req: ruckus_one_runtime::internal::Request<'a>,
+}
+impl<'a> DeleteTunnelServiceProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    #[inline]
+    pub fn version(mut self, version: DeleteTunnelServiceProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
+    pub fn send(
+        self,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static QUERY_TUNNEL_SERVICE_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
+    id: "query_tunnel_service_profiles",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/tunnelServiceProfiles/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
+};
+/// Representations offered by `query_tunnel_service_profiles`; the first is the default.
+///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
+/// Choose one with the builder's `version` method.
+pub type QueryTunnelServiceProfilesVersion = super::versions::V1OrJson;
+/// Request builder for `WirelessPoliciesClient::query_tunnel_service_profiles` (Query tunnel service profiles).
+///
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryTunnelServiceProfiles<'a> {
+    req: ruckus_one_runtime::internal::Request<'a>,
+}
+impl<'a> QueryTunnelServiceProfiles<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    #[inline]
+    pub fn version(mut self, version: QueryTunnelServiceProfilesVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, QueryResponseTunnelProfile> {
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, TunnelProfile> {
+        self.req.items(Self::PAGING)
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    #[inline]
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, QueryResponseTunnelProfile> {
+        self.req.send_json()
+    }
+}
+static CREATE_VLAN_POOL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
+    id: "create_vlan_pool_profile",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/vlanPoolProfiles",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `create_vlan_pool_profile`; the first is the default.
+///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
+/// Choose one with the builder's `version` method.
+pub type CreateVlanPoolProfileVersion = super::versions::V1OrJson;
+/// Request builder for `WirelessPoliciesClient::create_vlan_pool_profile` (Create VLAN pool profile).
+///
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateVlanPoolProfile<'a> {
+    req: ruckus_one_runtime::internal::Request<'a>,
+}
+impl<'a> CreateVlanPoolProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    #[inline]
+    pub fn version(mut self, version: CreateVlanPoolProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
+    pub fn send(
+        self,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static GET_VLAN_POOL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
+    id: "get_vlan_pool_profile",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/vlanPoolProfiles/{vlanPoolProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `get_vlan_pool_profile`; the first is the default.
+///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
+/// Choose one with the builder's `version` method.
+pub type GetVlanPoolProfileVersion = super::versions::V1OrJson;
+/// Request builder for `WirelessPoliciesClient::get_vlan_pool_profile` (Get VLAN pool profile).
+///
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send).
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVlanPoolProfile<'a> {
+    req: ruckus_one_runtime::internal::Request<'a>,
+}
+impl<'a> GetVlanPoolProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    #[inline]
+    pub fn version(mut self, version: GetVlanPoolProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    #[inline]
+    pub fn send(
+        self,
+    ) -> ruckus_one_runtime::Sending<'a, super::common::VlanPoolProfile> {
+        self.req.send_json()
+    }
+}
+static UPDATE_VLAN_POOL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
+    id: "update_vlan_pool_profile",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/vlanPoolProfiles/{vlanPoolProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `update_vlan_pool_profile`; the first is the default.
+///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
+/// Choose one with the builder's `version` method.
+pub type UpdateVlanPoolProfileVersion = super::versions::V1OrJson;
+/// Request builder for `WirelessPoliciesClient::update_vlan_pool_profile` (Update VLAN pool profile).
+///
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVlanPoolProfile<'a> {
+    req: ruckus_one_runtime::internal::Request<'a>,
+}
+impl<'a> UpdateVlanPoolProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    #[inline]
+    pub fn version(mut self, version: UpdateVlanPoolProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
+    pub fn send(
+        self,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static DELETE_VLAN_POOL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
+    id: "delete_vlan_pool_profile",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/vlanPoolProfiles/{vlanPoolProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `delete_vlan_pool_profile`; the first is the default.
+///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
+/// Choose one with the builder's `version` method.
+pub type DeleteVlanPoolProfileVersion = super::versions::V1OrJson;
+/// Request builder for `WirelessPoliciesClient::delete_vlan_pool_profile` (Delete VLAN pool profile).
+///
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteVlanPoolProfile<'a> {
+    req: ruckus_one_runtime::internal::Request<'a>,
+}
+impl<'a> DeleteVlanPoolProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    #[inline]
+    pub fn version(mut self, version: DeleteVlanPoolProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
+    pub fn send(
+        self,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static QUERY_VLAN_POOL_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
+    id: "query_vlan_pool_profiles",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/vlanPoolProfiles/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
+};
+/// Representations offered by `query_vlan_pool_profiles`; the first is the default.
+///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
+/// Choose one with the builder's `version` method.
+pub type QueryVlanPoolProfilesVersion = super::versions::V1OrJson;
+/// Request builder for `WirelessPoliciesClient::query_vlan_pool_profiles` (Query VLAN pool profiles).
+///
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryVlanPoolProfiles<'a> {
+    req: ruckus_one_runtime::internal::Request<'a>,
+}
+impl<'a> QueryVlanPoolProfiles<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    #[inline]
+    pub fn version(mut self, version: QueryVlanPoolProfilesVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
+    pub fn pages(
+        self,
+    ) -> ruckus_one_runtime::Pages<
+        'a,
+        super::common::QueryResponseVlanPoolProfileQueryData,
+    > {
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
+    pub fn items(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, super::common::VlanPoolProfileQueryData> {
+        self.req.items(Self::PAGING)
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    #[inline]
+    pub fn send(
+        self,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        super::common::QueryResponseVlanPoolProfileQueryData,
+    > {
+        self.req.send_json()
+    }
+}
+static CREATE_ETHERNET_PORT_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
+    id: "create_ethernet_port_profile",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/ethernetPortProfiles",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `create_ethernet_port_profile`; the first is the default.
+///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
+/// Choose one with the builder's `version` method.
+pub type CreateEthernetPortProfileVersion = super::versions::V1OrJson;
+/// Request builder for `WirelessPoliciesClient::create_ethernet_port_profile` (Create Ethernet port profile).
+///
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateEthernetPortProfile<'a> {
+    req: ruckus_one_runtime::internal::Request<'a>,
+}
+impl<'a> CreateEthernetPortProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    #[inline]
+    pub fn version(mut self, version: CreateEthernetPortProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
+    pub fn send(
+        self,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static GET_ETHERNET_PORT_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
+    id: "get_ethernet_port_profile",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/ethernetPortProfiles/{ethernetPortProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `get_ethernet_port_profile`; the first is the default.
+///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
+/// Choose one with the builder's `version` method.
+pub type GetEthernetPortProfileVersion = super::versions::V1OrJson;
+/// Request builder for `WirelessPoliciesClient::get_ethernet_port_profile` (Get Ethernet port profile).
+///
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send).
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetEthernetPortProfile<'a> {
+    req: ruckus_one_runtime::internal::Request<'a>,
+}
+impl<'a> GetEthernetPortProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    #[inline]
+    pub fn version(mut self, version: GetEthernetPortProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    #[inline]
+    pub fn send(self) -> ruckus_one_runtime::Sending<'a, EthernetPortProfile> {
+        self.req.send_json()
+    }
+}
+static UPDATE_ETHERNET_PORT_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
+    id: "update_ethernet_port_profile",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/ethernetPortProfiles/{ethernetPortProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `update_ethernet_port_profile`; the first is the default.
+///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
+/// Choose one with the builder's `version` method.
+pub type UpdateEthernetPortProfileVersion = super::versions::V1OrJson;
+/// Request builder for `WirelessPoliciesClient::update_ethernet_port_profile` (Update Ethernet port profile).
+///
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateEthernetPortProfile<'a> {
+    req: ruckus_one_runtime::internal::Request<'a>,
+}
+impl<'a> UpdateEthernetPortProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    #[inline]
+    pub fn version(mut self, version: UpdateEthernetPortProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
+    pub fn send(
+        self,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static DELETE_ETHERNET_PORT_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
+    id: "delete_ethernet_port_profile",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/ethernetPortProfiles/{ethernetPortProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `delete_ethernet_port_profile`; the first is the default.
+///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`
+///
+/// Choose one with the builder's `version` method.
+pub type DeleteEthernetPortProfileVersion = super::versions::V1OrJson;
+/// Request builder for `WirelessPoliciesClient::delete_ethernet_port_profile` (Delete Ethernet port profile).
+///
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteEthernetPortProfile<'a> {
+    req: ruckus_one_runtime::internal::Request<'a>,
+}
+impl<'a> DeleteEthernetPortProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    #[inline]
+    pub fn version(mut self, version: DeleteEthernetPortProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    #[inline]
+    pub fn send(
+        self,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    #[inline]
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> ruckus_one_runtime::Waiting<
+        'a,
+        ruckus_one_runtime::Completed<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static QUERY_ETHERNET_PORT_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
+    id: "query_ethernet_port_profiles",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/ethernetPortProfiles/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
+};
+/// Representations offered by `query_ethernet_port_profiles`; the first is the default.
+///
+/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
+///
+/// Choose one with the builder's `version` method.
+pub type QueryEthernetPortProfilesVersion = super::versions::V1OrJson;
+/// Request builder for `WirelessPoliciesClient::query_ethernet_port_profiles` (Query Ethernet port profiles).
+///
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryEthernetPortProfiles<'a> {
+    req: ruckus_one_runtime::internal::Request<'a>,
+}
+impl<'a> QueryEthernetPortProfiles<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    #[inline]
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    #[inline]
+    pub fn version(mut self, version: QueryEthernetPortProfilesVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    const PAGING: ruckus_one_runtime::internal::Paging = ruckus_one_runtime::internal::Paging {
+        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    #[inline]
+    pub fn pages(
+        self,
+    ) -> ruckus_one_runtime::Pages<
+        'a,
+        super::common::QueryResponseEthernetPortProfileQueryData,
+    > {
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    #[inline]
+    pub fn items(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, super::common::EthernetPortProfileQueryData> {
+        self.req.items(Self::PAGING)
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    #[inline]
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    #[inline]
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    #[inline]
+    pub fn send(
+        self,
+    ) -> ruckus_one_runtime::Sending<
+        'a,
+        super::common::QueryResponseEthernetPortProfileQueryData,
+    > {
+        self.req.send_json()
     }
 }

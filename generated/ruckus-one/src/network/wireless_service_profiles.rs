@@ -4654,7 +4654,7 @@ pub type CreateHotspot20IdentityProviderVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::create_hotspot20_identity_provider` (Create Hotspot 2.0 identity provider).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateHotspot20IdentityProvider<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4698,16 +4698,6 @@ impl<'a> CreateHotspot20IdentityProvider<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4758,7 +4748,7 @@ pub type GetHotspot20IdentityProviderVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::get_hotspot20_identity_provider` (Get Hotspot 2.0 identity provider).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetHotspot20IdentityProvider<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4793,16 +4783,6 @@ impl<'a> GetHotspot20IdentityProvider<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Hotspot20IdentityProvider> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<Hotspot20IdentityProvider>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_hotspot20_identity_provider",
@@ -4832,7 +4812,7 @@ pub type UpdateHotspot20IdentityProviderVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::update_hotspot20_identity_provider` (Update Hotspot 2.0 identity provider).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateHotspot20IdentityProvider<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4876,16 +4856,6 @@ impl<'a> UpdateHotspot20IdentityProvider<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4936,7 +4906,7 @@ pub type DeleteHotspot20IdentityProviderVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::delete_hotspot20_identity_provider` (Delete Hotspot 2.0 identity provider).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteHotspot20IdentityProvider<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4980,16 +4950,6 @@ impl<'a> DeleteHotspot20IdentityProvider<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5040,7 +5000,7 @@ pub type AddRadiusServerProfileToHotspot20IdentityProviderVersion = super::versi
 /// Request builder for `WirelessServiceProfilesClient::add_radius_server_profile_to_hotspot20_identity_provider` (Add RADIUS server profile to Hotspot 2.0 identity provider).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddRadiusServerProfileToHotspot20IdentityProvider<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5087,16 +5047,6 @@ impl<'a> AddRadiusServerProfileToHotspot20IdentityProvider<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5147,7 +5097,7 @@ pub type RemoveRadiusServerProfileFromHotspot20IdentityProviderVersion = super::
 /// Request builder for `WirelessServiceProfilesClient::remove_radius_server_profile_from_hotspot20_identity_provider` (Remove RADIUS server profile from Hotspot 2.0 identity provider).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveRadiusServerProfileFromHotspot20IdentityProvider<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5194,16 +5144,6 @@ impl<'a> RemoveRadiusServerProfileFromHotspot20IdentityProvider<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5254,7 +5194,7 @@ pub type QueryHotspot20IdentityProvidersVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::query_hotspot20_identity_providers` (Query Hotspot 2.0 identity providers).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryHotspot20IdentityProviders<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5317,16 +5257,6 @@ impl<'a> QueryHotspot20IdentityProviders<'a> {
     > {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<QueryResponseHotspot20IdentityProviderQueryData>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_HOTSPOT20_OPERATOR: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_hotspot20_operator",
@@ -5356,7 +5286,7 @@ pub type CreateHotspot20OperatorVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::create_hotspot20_operator` (Create Hotspot 2.0 operator).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateHotspot20Operator<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5400,16 +5330,6 @@ impl<'a> CreateHotspot20Operator<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5460,7 +5380,7 @@ pub type GetHotspot20OperatorVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::get_hotspot20_operator` (Get Hotspot 2.0 operator).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetHotspot20Operator<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5495,16 +5415,6 @@ impl<'a> GetHotspot20Operator<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Hotspot20Operator> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<Hotspot20Operator>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_HOTSPOT20_OPERATOR: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_hotspot20_operator",
@@ -5534,7 +5444,7 @@ pub type UpdateHotspot20OperatorVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::update_hotspot20_operator` (Update Hotspot 2.0 operator).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateHotspot20Operator<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5578,16 +5488,6 @@ impl<'a> UpdateHotspot20Operator<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5638,7 +5538,7 @@ pub type DeleteHotspot20OperatorVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::delete_hotspot20_operator` (Delete Hotspot 2.0 operator).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteHotspot20Operator<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5682,16 +5582,6 @@ impl<'a> DeleteHotspot20Operator<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5742,7 +5632,7 @@ pub type QueryHotspot20OperatorsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::query_hotspot20_operators` (Query Hotspot 2.0 operators).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryHotspot20Operators<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5800,16 +5690,6 @@ impl<'a> QueryHotspot20Operators<'a> {
     ) -> ruckus_one_runtime::Sending<'a, QueryResponseHotspot20OperatorQueryData> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<QueryResponseHotspot20OperatorQueryData>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_syslog_server_profile",
@@ -5828,7 +5708,7 @@ static CREATE_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = r
 /// Request builder for `WirelessServiceProfilesClient::create_syslog_server_profile` (Create syslog server profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSyslogServerProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5866,16 +5746,6 @@ impl<'a> CreateSyslogServerProfile<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5926,7 +5796,7 @@ pub type CreateSyslogServerProfileV1Version = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::create_syslog_server_profile_v1` (Create syslog server profile (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSyslogServerProfileV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5971,16 +5841,6 @@ impl<'a> CreateSyslogServerProfileV1<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -6019,7 +5879,7 @@ static GET_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = ruck
 /// Request builder for `WirelessServiceProfilesClient::get_syslog_server_profile` (Get syslog server profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSyslogServerProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6050,16 +5910,6 @@ impl<'a> GetSyslogServerProfile<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::SyslogServerProfile> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::SyslogServerProfile>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_SYSLOG_SERVER_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_syslog_server_profile_v1",
@@ -6089,7 +5939,7 @@ pub type GetSyslogServerProfileV1Version = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::get_syslog_server_profile_v1` (Get syslog server profile (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSyslogServerProfileV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6124,16 +5974,6 @@ impl<'a> GetSyslogServerProfileV1<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, SyslogServerProfileV1> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<SyslogServerProfileV1>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_syslog_server_profile",
@@ -6152,7 +5992,7 @@ static UPDATE_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = r
 /// Request builder for `WirelessServiceProfilesClient::update_syslog_server_profile` (Update syslog server profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSyslogServerProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6190,16 +6030,6 @@ impl<'a> UpdateSyslogServerProfile<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -6250,7 +6080,7 @@ pub type UpdateSyslogServerProfileV1Version = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::update_syslog_server_profile_v1` (Update syslog server profile (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSyslogServerProfileV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6294,16 +6124,6 @@ impl<'a> UpdateSyslogServerProfileV1<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -6359,7 +6179,7 @@ pub type DeleteSyslogServerProfileVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::delete_syslog_server_profile` (Delete syslog server profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSyslogServerProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6403,16 +6223,6 @@ impl<'a> DeleteSyslogServerProfile<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -6463,7 +6273,7 @@ pub type QuerySyslogServerProfilesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::query_syslog_server_profiles` (Query syslog server profiles).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySyslogServerProfiles<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6529,18 +6339,6 @@ impl<'a> QuerySyslogServerProfiles<'a> {
     > {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<
-            super::common::QueryResponseSyslogServerProfileQueryData,
-        >,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_RADIUS_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_radius_server_profile",
@@ -6559,7 +6357,7 @@ static CREATE_RADIUS_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = r
 /// Request builder for `WirelessServiceProfilesClient::create_radius_server_profile` (Create RADIUS server profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateRadiusServerProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6597,16 +6395,6 @@ impl<'a> CreateRadiusServerProfile<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<RadiusOperationResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -6657,7 +6445,7 @@ pub type CreateRadiusServerProfileV1Version = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::create_radius_server_profile_v1` (Create RADIUS server profile (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateRadiusServerProfileV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6702,16 +6490,6 @@ impl<'a> CreateRadiusServerProfileV1<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<RadiusOperationResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -6750,7 +6528,7 @@ static GET_RADIUS_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = ruck
 /// Request builder for `WirelessServiceProfilesClient::get_radius_server_profile` (Get RADIUS server profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetRadiusServerProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6781,16 +6559,6 @@ impl<'a> GetRadiusServerProfile<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::RadiusServerProfile> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::RadiusServerProfile>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_RADIUS_SERVER_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_radius_server_profile_v1",
@@ -6820,7 +6588,7 @@ pub type GetRadiusServerProfileV1Version = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::get_radius_server_profile_v1` (Get RADIUS server profile (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetRadiusServerProfileV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6855,13 +6623,6 @@ impl<'a> GetRadiusServerProfileV1<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, RadiusV1> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<RadiusV1>> {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_RADIUS_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_radius_server_profile",
@@ -6880,7 +6641,7 @@ static UPDATE_RADIUS_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = r
 /// Request builder for `WirelessServiceProfilesClient::update_radius_server_profile` (Update RADIUS server profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateRadiusServerProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6918,16 +6679,6 @@ impl<'a> UpdateRadiusServerProfile<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -6978,7 +6729,7 @@ pub type UpdateRadiusServerProfileV1Version = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::update_radius_server_profile_v1` (Update RADIUS server profile (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateRadiusServerProfileV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7022,16 +6773,6 @@ impl<'a> UpdateRadiusServerProfileV1<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -7087,7 +6828,7 @@ pub type DeleteRadiusServerProfileVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::delete_radius_server_profile` (Delete RADIUS server profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteRadiusServerProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7131,16 +6872,6 @@ impl<'a> DeleteRadiusServerProfile<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -7191,7 +6922,7 @@ pub type QueryRadiusServerProfilesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::query_radius_server_profiles` (Query RADIUS server profiles).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryRadiusServerProfiles<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7257,18 +6988,6 @@ impl<'a> QueryRadiusServerProfiles<'a> {
     > {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<
-            super::common::QueryResponseRadiusServerProfileQueryData,
-        >,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_dhcp_config_service_profile",
@@ -7287,7 +7006,7 @@ static CREATE_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::internal::Operati
 /// Request builder for `WirelessServiceProfilesClient::create_dhcp_config_service_profile` (Create DHCP configuration service profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateDhcpConfigServiceProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7325,16 +7044,6 @@ impl<'a> CreateDhcpConfigServiceProfile<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<DhcpConfigServiceProfileDeepOperationResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -7385,7 +7094,7 @@ pub type CreateDhcpConfigServiceProfileV1Version = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::create_dhcp_config_service_profile_v1` (Create DHCP configuration service profile (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateDhcpConfigServiceProfileV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7430,16 +7139,6 @@ impl<'a> CreateDhcpConfigServiceProfileV1<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<DhcpConfigServiceProfileDeepOperationResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -7478,7 +7177,7 @@ static GET_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation 
 /// Request builder for `WirelessServiceProfilesClient::get_dhcp_config_service_profile` (Get DHCP configuration service profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetDhcpConfigServiceProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7509,16 +7208,6 @@ impl<'a> GetDhcpConfigServiceProfile<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::DhcpConfigServiceProfile> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::DhcpConfigServiceProfile>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_DHCP_CONFIG_SERVICE_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_dhcp_config_service_profile_v1",
@@ -7548,7 +7237,7 @@ pub type GetDhcpConfigServiceProfileV1Version = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::get_dhcp_config_service_profile_v1` (Get DHCP configuration service profile (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetDhcpConfigServiceProfileV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7583,16 +7272,6 @@ impl<'a> GetDhcpConfigServiceProfileV1<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, DhcpConfigServiceProfileDeep> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<DhcpConfigServiceProfileDeep>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_dhcp_config_service_profile",
@@ -7611,7 +7290,7 @@ static UPDATE_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::internal::Operati
 /// Request builder for `WirelessServiceProfilesClient::update_dhcp_config_service_profile` (Update DHCP configuration service profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateDhcpConfigServiceProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7649,16 +7328,6 @@ impl<'a> UpdateDhcpConfigServiceProfile<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -7709,7 +7378,7 @@ pub type UpdateDhcpConfigServiceProfileV1Version = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::update_dhcp_config_service_profile_v1` (Update DHCP configuration service profile (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateDhcpConfigServiceProfileV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7753,16 +7422,6 @@ impl<'a> UpdateDhcpConfigServiceProfileV1<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -7818,7 +7477,7 @@ pub type DeleteDhcpConfigServiceProfileVersion = super::versions::V1_1OrV1OrJson
 /// Request builder for `WirelessServiceProfilesClient::delete_dhcp_config_service_profile` (Delete DHCP configuration service profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteDhcpConfigServiceProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7862,16 +7521,6 @@ impl<'a> DeleteDhcpConfigServiceProfile<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -7922,7 +7571,7 @@ pub type QueryDhcpConfigServiceProfilesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::query_dhcp_config_service_profiles` (Query DHCP configuration service profiles).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryDhcpConfigServiceProfiles<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7991,18 +7640,6 @@ impl<'a> QueryDhcpConfigServiceProfiles<'a> {
     > {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<
-            super::common::QueryResponseDhcpConfigServiceProfileQueryData,
-        >,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_wifi_calling_service_profile",
@@ -8021,7 +7658,7 @@ static CREATE_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::internal::Operat
 /// Request builder for `WirelessServiceProfilesClient::create_wifi_calling_service_profile` (Create Wi-Fi calling service profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateWifiCallingServiceProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -8059,16 +7696,6 @@ impl<'a> CreateWifiCallingServiceProfile<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -8119,7 +7746,7 @@ pub type CreateWifiCallingServiceProfileV1Version = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::create_wifi_calling_service_profile_v1` (Create Wi-Fi calling service profile (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateWifiCallingServiceProfileV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -8164,16 +7791,6 @@ impl<'a> CreateWifiCallingServiceProfileV1<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -8212,7 +7829,7 @@ static GET_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation
 /// Request builder for `WirelessServiceProfilesClient::get_wifi_calling_service_profile` (Get Wi-Fi calling service profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiCallingServiceProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -8243,16 +7860,6 @@ impl<'a> GetWifiCallingServiceProfile<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::WifiCallingServiceProfile> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiCallingServiceProfile>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_WIFI_CALLING_SERVICE_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_wifi_calling_service_profile_v1",
@@ -8282,7 +7889,7 @@ pub type GetWifiCallingServiceProfileV1Version = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::get_wifi_calling_service_profile_v1` (Get Wi-Fi calling service profile (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiCallingServiceProfileV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -8317,16 +7924,6 @@ impl<'a> GetWifiCallingServiceProfileV1<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, WifiCallingServiceProfileV1> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<WifiCallingServiceProfileV1>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_wifi_calling_service_profile",
@@ -8345,7 +7942,7 @@ static UPDATE_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::internal::Operat
 /// Request builder for `WirelessServiceProfilesClient::update_wifi_calling_service_profile` (Update Wi-Fi calling service profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateWifiCallingServiceProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -8383,16 +7980,6 @@ impl<'a> UpdateWifiCallingServiceProfile<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -8443,7 +8030,7 @@ pub type UpdateWifiCallingServiceProfileV1Version = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::update_wifi_calling_service_profile_v1` (Update Wi-Fi calling service profile (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateWifiCallingServiceProfileV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -8487,16 +8074,6 @@ impl<'a> UpdateWifiCallingServiceProfileV1<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -8552,7 +8129,7 @@ pub type DeleteWifiCallingServiceProfileVersion = super::versions::V1_1OrV1OrJso
 /// Request builder for `WirelessServiceProfilesClient::delete_wifi_calling_service_profile` (Delete Wi-Fi calling service profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteWifiCallingServiceProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -8596,16 +8173,6 @@ impl<'a> DeleteWifiCallingServiceProfile<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -8656,7 +8223,7 @@ pub type QueryWifiCallingServiceProfilesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessServiceProfilesClient::query_wifi_calling_service_profiles` (Query Wi-Fi calling service profiles).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryWifiCallingServiceProfiles<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -8725,18 +8292,6 @@ impl<'a> QueryWifiCallingServiceProfiles<'a> {
     > {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<
-            super::common::QueryResponseWifiCallingServiceProfileQueryData,
-        >,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static ADD_RADIUS_SERVER_PROFILE_TO_ETHERNET_PORT_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_radius_server_profile_to_ethernet_port_profile",
@@ -8766,7 +8321,7 @@ pub type AddRadiusServerProfileToEthernetPortProfileVersion = super::versions::V
 /// Request builder for `WirelessServiceProfilesClient::add_radius_server_profile_to_ethernet_port_profile` (Add RADIUS server profile to Ethernet port profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddRadiusServerProfileToEthernetPortProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -8813,16 +8368,6 @@ impl<'a> AddRadiusServerProfileToEthernetPortProfile<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -8873,7 +8418,7 @@ pub type RemoveRadiusServerProfileFromEthernetPortProfileVersion = super::versio
 /// Request builder for `WirelessServiceProfilesClient::remove_radius_server_profile_from_ethernet_port_profile` (Remove RADIUS server profile from Ethernet port profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveRadiusServerProfileFromEthernetPortProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -8920,16 +8465,6 @@ impl<'a> RemoveRadiusServerProfileFromEthernetPortProfile<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.

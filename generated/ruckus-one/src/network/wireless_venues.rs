@@ -3007,7 +3007,7 @@ pub type CreateVenueVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::create_venue` (Create venue).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenue<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3051,16 +3051,6 @@ impl<'a> CreateVenue<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::OperationResponseVenueView>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3111,7 +3101,7 @@ pub type GetVenueVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::get_venue` (Get venue).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenue<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3146,13 +3136,6 @@ impl<'a> GetVenue<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Venue> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Venue>> {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue",
@@ -3182,7 +3165,7 @@ pub type UpdateVenueVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::update_venue` (Update venue).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenue<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3226,16 +3209,6 @@ impl<'a> UpdateVenue<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::OperationResponseVenueView>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3286,7 +3259,7 @@ pub type DeleteVenueVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::delete_venue` (Delete venue).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenue<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3330,16 +3303,6 @@ impl<'a> DeleteVenue<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3390,7 +3353,7 @@ pub type QueryVenuesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::query_venues` (Query venues).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenues<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3444,16 +3407,6 @@ impl<'a> QueryVenues<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResult> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_VENUE_UPLOAD_URL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_upload_url",
@@ -3483,7 +3436,7 @@ pub type CreateVenueUploadUrlVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::create_venue_upload_url` (Create venue upload URL).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueUploadUrl<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3520,16 +3473,6 @@ impl<'a> CreateVenueUploadUrl<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::SignedUrlResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::SignedUrlResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_VENUE_FILE_URL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_file_url",
@@ -3559,7 +3502,7 @@ pub type GetVenueFileUrlVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::get_venue_file_url` (Get venue file URL).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueFileUrl<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3596,16 +3539,6 @@ impl<'a> GetVenueFileUrl<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::SignedUrlResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::SignedUrlResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_VENUE_FLOORPLANS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_floorplans",
@@ -3636,7 +3569,7 @@ pub type QueryVenueFloorplansVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueFloorplans<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3677,13 +3610,6 @@ impl<'a> QueryVenueFloorplans<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, FloorPlanPage> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<FloorPlanPage>> {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_QOS_STATISTICS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_qos_statistics",
@@ -3713,7 +3639,7 @@ pub type QueryQosStatisticsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::query_qos_statistics` (Query QoS statistics).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryQosStatistics<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3748,16 +3674,6 @@ impl<'a> QueryQosStatistics<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, QueryResponseQosStats> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<QueryResponseQosStats>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_VENUE_APS_MODELS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_aps_models",
@@ -3787,7 +3703,7 @@ pub type ListVenueApsModelsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::list_venue_aps_models` (List models of venue APs).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueApsModels<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3822,16 +3738,6 @@ impl<'a> ListVenueApsModels<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, AggregatedDeviceModel> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<AggregatedDeviceModel>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_VENUE_MESH_TOPOLOGIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_mesh_topologies",
@@ -3861,7 +3767,7 @@ pub type ListVenueMeshTopologiesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::list_venue_mesh_topologies` (List venue mesh topologies).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueMeshTopologies<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3896,16 +3802,6 @@ impl<'a> ListVenueMeshTopologies<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, QueryResponseTopologyResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<QueryResponseTopologyResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_VENUE_TOPOLOGIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_topologies",
@@ -3935,7 +3831,7 @@ pub type ListVenueTopologiesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::list_venue_topologies` (List venue topologies).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueTopologies<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3970,16 +3866,6 @@ impl<'a> ListVenueTopologies<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, QueryResponseTopologyResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<QueryResponseTopologyResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_VENUE_FLOOR_PLAN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_floor_plan",
@@ -4009,7 +3895,7 @@ pub type GetVenueFloorPlanVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::get_venue_floor_plan` (Get venue floor plan).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueFloorPlan<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4044,13 +3930,6 @@ impl<'a> GetVenueFloorPlan<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, FloorPlanView> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<FloorPlanView>> {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_FLOOR_PLAN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_floor_plan",
@@ -4080,7 +3959,7 @@ pub type UpdateVenueFloorPlanVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::update_venue_floor_plan` (Update venue floor plan).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueFloorPlan<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4124,16 +4003,6 @@ impl<'a> UpdateVenueFloorPlan<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<OperationResponseFloorPlanView>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4184,7 +4053,7 @@ pub type DeleteVenueFloorPlanVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::delete_venue_floor_plan` (Delete venue floor plan).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueFloorPlan<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4228,16 +4097,6 @@ impl<'a> DeleteVenueFloorPlan<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::OperationResponseVoid>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4288,7 +4147,7 @@ pub type GetVenueFloorPlansVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::get_venue_floor_plans` (Get venue floor plans).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueFloorPlans<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4323,16 +4182,6 @@ impl<'a> GetVenueFloorPlans<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<FloorPlanView>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<Vec<FloorPlanView>>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_VENUE_FLOOR_PLAN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_floor_plan",
@@ -4362,7 +4211,7 @@ pub type CreateVenueFloorPlanVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::create_venue_floor_plan` (Create venue floor plan).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueFloorPlan<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4406,16 +4255,6 @@ impl<'a> CreateVenueFloorPlan<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<OperationResponseFloorPlanView>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4466,7 +4305,7 @@ pub type GetVenueRogueApsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::get_venue_rogue_aps` (Get venue rogue aps).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueRogueAps<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4519,15 +4358,5 @@ impl<'a> GetVenueRogueAps<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, QueryResponseRogueAp> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<QueryResponseRogueAp>,
-    > {
-        self.req.send_json_with_response()
     }
 }

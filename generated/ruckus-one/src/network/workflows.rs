@@ -4070,7 +4070,7 @@ pub type GetAllEnrollmentActionsVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`size`](Self::size), [`page`](Self::page), [`sort`](Self::sort).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllEnrollmentActions<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4148,16 +4148,6 @@ impl<'a> GetAllEnrollmentActions<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, PageEntityModelAction> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<PageEntityModelAction>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_ENROLLMENT_ACTIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_enrollment_actions",
@@ -4187,7 +4177,7 @@ pub type CreateEnrollmentActionsVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::create_enrollment_actions` (Create enrollment actions).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateEnrollmentActions<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4231,16 +4221,6 @@ impl<'a> CreateEnrollmentActions<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<WorkflowAcceptedResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4292,7 +4272,7 @@ pub type QueryEnrollmentActionsVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryEnrollmentActions<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4352,16 +4332,6 @@ impl<'a> QueryEnrollmentActions<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, PageEntityModelAction> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<PageEntityModelAction>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPLOAD_FILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "upload_file",
@@ -4381,7 +4351,7 @@ static UPLOAD_FILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UploadFile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4416,16 +4386,6 @@ impl<'a> UploadFile<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, FileUploadResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<FileUploadResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_ENROLLMENT_ACTION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_enrollment_action",
@@ -4455,7 +4415,7 @@ pub type GetEnrollmentActionVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::get_enrollment_action` (Get enrollment action).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetEnrollmentAction<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4490,13 +4450,6 @@ impl<'a> GetEnrollmentAction<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Action> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Action>> {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_ENROLLMENT_ACTIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_enrollment_actions",
@@ -4526,7 +4479,7 @@ pub type DeleteEnrollmentActionsVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::delete_enrollment_actions` (Delete enrollment actions).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteEnrollmentActions<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4570,16 +4523,6 @@ impl<'a> DeleteEnrollmentActions<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<WorkflowAcceptedResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4630,7 +4573,7 @@ pub type EditEnrollmentActionsVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::edit_enrollment_actions` (Edit enrollment actions).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct EditEnrollmentActions<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4672,16 +4615,6 @@ impl<'a> EditEnrollmentActions<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<AcceptedResponse3>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -4717,7 +4650,7 @@ static GET_ENROLLMENT_ACTION_FILE_URL: ruckus_one_runtime::internal::Operation =
 /// Request builder for `WorkflowsClient::get_enrollment_action_file_url` (Get signed url for download workflow).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetEnrollmentActionFileUrl<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4746,16 +4679,6 @@ impl<'a> GetEnrollmentActionFileUrl<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::FileResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::FileResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_FILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_file",
@@ -4774,7 +4697,7 @@ static DELETE_FILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime
 /// Request builder for `WorkflowsClient::delete_file` (Delete file).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteFile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4802,13 +4725,6 @@ impl<'a> DeleteFile<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ()> {
         self.req.send_empty()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<()>> {
-        self.req.send_empty_with_response()
     }
 }
 static GET_ALL_ENROLLMENT_ACTION_BY_TYPE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -4840,7 +4756,7 @@ pub type GetAllEnrollmentActionByTypeVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`size`](Self::size), [`page`](Self::page), [`sort`](Self::sort).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllEnrollmentActionByType<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4918,16 +4834,6 @@ impl<'a> GetAllEnrollmentActionByType<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, PageEntityModelAction> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<PageEntityModelAction>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_WORKFLOW: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_workflow",
@@ -4957,7 +4863,7 @@ pub type CreateWorkflowVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::create_workflow` (Create workflow).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateWorkflow<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4998,16 +4904,6 @@ impl<'a> CreateWorkflow<'a> {
         ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<AsycRequestResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5055,7 +4951,7 @@ pub type CloneWorkflowVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::clone_workflow` (Clone workflow).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CloneWorkflow<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5096,16 +4992,6 @@ impl<'a> CloneWorkflow<'a> {
         ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<AsycRequestResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5154,7 +5040,7 @@ pub type QueryForVersionedWorkflowsVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`exclude_content`](Self::exclude_content).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryForVersionedWorkflows<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5216,16 +5102,6 @@ impl<'a> QueryForVersionedWorkflows<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, PagedResponseResourceWorkflow> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<PagedResponseResourceWorkflow>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_UI_CONFIGURATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ui_configuration",
@@ -5255,7 +5131,7 @@ pub type GetUiConfigurationVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::get_ui_configuration` (Get ui configuration).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetUiConfiguration<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5290,13 +5166,6 @@ impl<'a> GetUiConfiguration<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, UiConfiguration> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<UiConfiguration>> {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_UI_CONFIG: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_ui_config",
@@ -5327,7 +5196,7 @@ pub type CreateUiConfigVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateUiConfig<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5375,16 +5244,6 @@ impl<'a> CreateUiConfig<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<AsycRequestResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -5431,7 +5290,7 @@ pub type ResetUiConfigVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::reset_ui_config` (Reset ui config).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ResetUiConfig<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5472,16 +5331,6 @@ impl<'a> ResetUiConfig<'a> {
         ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<AsycRequestResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5529,7 +5378,7 @@ pub type GetAllSplitStepOptionsForStepVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::get_all_split_step_options_for_step` (Get all split step options for step).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllSplitStepOptionsForStep<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5566,16 +5415,6 @@ impl<'a> GetAllSplitStepOptionsForStep<'a> {
     ) -> ruckus_one_runtime::Sending<'a, PagedResponseResourceSplitStepOption> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<PagedResponseResourceSplitStepOption>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_OPTION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_option",
@@ -5605,7 +5444,7 @@ pub type CreateOptionVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::create_option` (Create option).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateOption<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5646,16 +5485,6 @@ impl<'a> CreateOption<'a> {
         ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<AsycRequestResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5703,7 +5532,7 @@ pub type CreateNextStepForOptionVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::create_next_step_for_option` (Create next step for option).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateNextStepForOption<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5744,16 +5573,6 @@ impl<'a> CreateNextStepForOption<'a> {
         ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<AsycRequestResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5801,7 +5620,7 @@ pub type CreateChildStepVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::create_child_step` (Create child step).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateChildStep<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5842,16 +5661,6 @@ impl<'a> CreateChildStep<'a> {
         ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<AsycRequestResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5899,7 +5708,7 @@ pub type NestedCloneWorkflowVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::nested_clone_workflow` (Nested clone workflow).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct NestedCloneWorkflow<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5940,16 +5749,6 @@ impl<'a> NestedCloneWorkflow<'a> {
         ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<AsycRequestResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5998,7 +5797,7 @@ pub type QueryForStepsAssignedToThisWorkflowVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`exclude_content`](Self::exclude_content).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryForStepsAssignedToThisWorkflow<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6067,16 +5866,6 @@ impl<'a> QueryForStepsAssignedToThisWorkflow<'a> {
     ) -> ruckus_one_runtime::Sending<'a, PagedResponseResourceAbstractBaseStep> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<PagedResponseResourceAbstractBaseStep>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_FOR_WORKFLOWS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_for_workflows",
@@ -6107,7 +5896,7 @@ pub type QueryForWorkflowsVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`exclude_content`](Self::exclude_content).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryForWorkflows<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6169,16 +5958,6 @@ impl<'a> QueryForWorkflows<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, PagedResponseResourceWorkflow> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<PagedResponseResourceWorkflow>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_FOR_ACTION_DEFINITIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_for_action_definitions",
@@ -6209,7 +5988,7 @@ pub type QueryForActionDefinitionsVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`exclude_content`](Self::exclude_content).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryForActionDefinitions<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6275,16 +6054,6 @@ impl<'a> QueryForActionDefinitions<'a> {
     ) -> ruckus_one_runtime::Sending<'a, PagedResponseResourceActionDefinition> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<PagedResponseResourceActionDefinition>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_WORKFLOW_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_workflow_by_id",
@@ -6314,7 +6083,7 @@ pub type GetWorkflowByIdVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::get_workflow_by_id` (Get workflow by id).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWorkflowById<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6349,13 +6118,6 @@ impl<'a> GetWorkflowById<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Workflow> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Workflow>> {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_WORKFLOW: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_workflow",
@@ -6385,7 +6147,7 @@ pub type DeleteWorkflowVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::delete_workflow` (Delete workflow).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteWorkflow<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6426,16 +6188,6 @@ impl<'a> DeleteWorkflow<'a> {
         ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<AsycRequestResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -6483,7 +6235,7 @@ pub type UpdateWorkflowVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::update_workflow` (Update workflow).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateWorkflow<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6524,16 +6276,6 @@ impl<'a> UpdateWorkflow<'a> {
         ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<AsycRequestResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -6581,7 +6323,7 @@ pub type GetImageFileVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::get_image_file` (Get image file).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetImageFile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6616,13 +6358,6 @@ impl<'a> GetImageFile<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, UiConfigImage> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<UiConfigImage>> {
-        self.req.send_json_with_response()
-    }
 }
 static GET_ALL_STEPS_FOR_WORKFLOW: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_steps_for_workflow",
@@ -6653,7 +6388,7 @@ pub type GetAllStepsForWorkflowVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`size`](Self::size), [`page`](Self::page), [`sort`](Self::sort).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllStepsForWorkflow<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6735,16 +6470,6 @@ impl<'a> GetAllStepsForWorkflow<'a> {
     ) -> ruckus_one_runtime::Sending<'a, PagedResponseResourceAbstractBaseStep> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<PagedResponseResourceAbstractBaseStep>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_STEP_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_step_by_id",
@@ -6774,7 +6499,7 @@ pub type GetStepByIdVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::get_step_by_id` (Get step by id).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetStepById<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6809,16 +6534,6 @@ impl<'a> GetStepById<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, AbstractBaseStep> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<AbstractBaseStep>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_STEP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_step",
@@ -6848,7 +6563,7 @@ pub type DeleteStepVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::delete_step` (Delete step).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteStep<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6889,16 +6604,6 @@ impl<'a> DeleteStep<'a> {
         ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<AsycRequestResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -6946,7 +6651,7 @@ pub type GetSplitStepOptionByIdVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::get_split_step_option_by_id` (Get split step option by id).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSplitStepOptionById<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6981,13 +6686,6 @@ impl<'a> GetSplitStepOptionById<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, SplitStepOption> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<SplitStepOption>> {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_SPLIT_OPTION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_split_option",
@@ -7017,7 +6715,7 @@ pub type DeleteSplitOptionVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::delete_split_option` (Delete split option).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSplitOption<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7058,16 +6756,6 @@ impl<'a> DeleteSplitOption<'a> {
         ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<AsycRequestResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -7116,7 +6804,7 @@ pub type GetAllActionsVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`size`](Self::size), [`page`](Self::page), [`sort`](Self::sort).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAllActions<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7198,16 +6886,6 @@ impl<'a> GetAllActions<'a> {
     ) -> ruckus_one_runtime::Sending<'a, PagedResponseResourceActionDefinition> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<PagedResponseResourceActionDefinition>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_BY_DEFINITION_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_by_definition_id",
@@ -7237,7 +6915,7 @@ pub type GetByDefinitionIdVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::get_by_definition_id` (Get by definition id).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetByDefinitionId<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7272,16 +6950,6 @@ impl<'a> GetByDefinitionId<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ActionDefinition> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<ActionDefinition>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_REQUIRED_PRIOR_DEFINITIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_required_prior_definitions",
@@ -7311,7 +6979,7 @@ pub type GetRequiredPriorDefinitionsVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::get_required_prior_definitions` (Get required prior definitions).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetRequiredPriorDefinitions<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7348,16 +7016,6 @@ impl<'a> GetRequiredPriorDefinitions<'a> {
     ) -> ruckus_one_runtime::Sending<'a, PagedResponseResourceActionDefinition> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<PagedResponseResourceActionDefinition>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_DESCENDANT_STEPS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_descendant_steps",
@@ -7387,7 +7045,7 @@ pub type DeleteDescendantStepsVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::delete_descendant_steps` (Delete descendant steps).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteDescendantSteps<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7428,16 +7086,6 @@ impl<'a> DeleteDescendantSteps<'a> {
         ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<AsycRequestResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.

@@ -2632,7 +2632,7 @@ static CREATE_UNIT_LOGIN: ruckus_one_runtime::internal::Operation = ruckus_one_r
 /// Request builder for `PortalClient::create_unit_login` (Log in resident).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateUnitLogin<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2661,16 +2661,6 @@ impl<'a> CreateUnitLogin<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, PortalTokenResource> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<PortalTokenResource>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_PROPERTY_STYLES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_property_styles",
@@ -2689,7 +2679,7 @@ static GET_PROPERTY_STYLES: ruckus_one_runtime::internal::Operation = ruckus_one
 /// Request builder for `PortalClient::get_property_styles` (Get portal styles).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetPropertyStyles<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2718,13 +2708,6 @@ impl<'a> GetPropertyStyles<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, String> {
         self.req.send_text()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<String>> {
-        self.req.send_text_with_response()
-    }
 }
 static GET_PROPERTY_FAVICON: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_property_favicon",
@@ -2743,7 +2726,7 @@ static GET_PROPERTY_FAVICON: ruckus_one_runtime::internal::Operation = ruckus_on
 /// Request builder for `PortalClient::get_property_favicon` (Get portal icon).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetPropertyFavicon<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2772,13 +2755,6 @@ impl<'a> GetPropertyFavicon<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, bytes::Bytes> {
         self.req.send_bytes()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<bytes::Bytes>> {
-        self.req.send_bytes_with_response()
-    }
 }
 static GET_PROPERTY_ACCESS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_property_access",
@@ -2797,7 +2773,7 @@ static GET_PROPERTY_ACCESS: ruckus_one_runtime::internal::Operation = ruckus_one
 /// Request builder for `PortalClient::get_property_access` (Get portal access).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetPropertyAccess<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2826,16 +2802,6 @@ impl<'a> GetPropertyAccess<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ResidentPortalAccess> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<ResidentPortalAccess>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_PROPERTY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_property",
@@ -2854,7 +2820,7 @@ static GET_PROPERTY: ruckus_one_runtime::internal::Operation = ruckus_one_runtim
 /// Request builder for `PortalClient::get_property` (Get property).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetProperty<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2883,13 +2849,6 @@ impl<'a> GetProperty<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Property> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Property>> {
-        self.req.send_json_with_response()
-    }
 }
 static GET_PROPERTY_UI_CONFIGURATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_property_ui_configurations",
@@ -2908,7 +2867,7 @@ static GET_PROPERTY_UI_CONFIGURATIONS: ruckus_one_runtime::internal::Operation =
 /// Request builder for `PortalClient::get_property_ui_configurations` (Get UI configuration).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetPropertyUiConfigurations<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2937,16 +2896,6 @@ impl<'a> GetPropertyUiConfigurations<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, PortalUiConfiguration> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<PortalUiConfiguration>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_PROPERTY_FILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_property_file",
@@ -2965,7 +2914,7 @@ static GET_PROPERTY_FILE: ruckus_one_runtime::internal::Operation = ruckus_one_r
 /// Request builder for `PortalClient::get_property_file` (Download portal file).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetPropertyFile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2994,13 +2943,6 @@ impl<'a> GetPropertyFile<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, bytes::Bytes> {
         self.req.send_bytes()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<bytes::Bytes>> {
-        self.req.send_bytes_with_response()
-    }
 }
 static GET_UNIT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_unit",
@@ -3019,7 +2961,7 @@ static GET_UNIT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::i
 /// Request builder for `PortalClient::get_unit` (Get unit).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetUnit<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3048,13 +2990,6 @@ impl<'a> GetUnit<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Unit> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Unit>> {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_UNIT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_unit",
@@ -3073,7 +3008,7 @@ static UPDATE_UNIT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime
 /// Request builder for `PortalClient::update_unit` (Update unit).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateUnit<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3102,13 +3037,6 @@ impl<'a> UpdateUnit<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Unit> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Unit>> {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_UNIT_DEVICES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_unit_devices",
@@ -3127,7 +3055,7 @@ static LIST_UNIT_DEVICES: ruckus_one_runtime::internal::Operation = ruckus_one_r
 /// Request builder for `PortalClient::list_unit_devices` (List unit devices).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListUnitDevices<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3156,16 +3084,6 @@ impl<'a> ListUnitDevices<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, DevicesListResource> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<DevicesListResource>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_UNIT_DEVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_unit_device",
@@ -3184,7 +3102,7 @@ static DELETE_UNIT_DEVICE: ruckus_one_runtime::internal::Operation = ruckus_one_
 /// Request builder for `PortalClient::delete_unit_device` (Delete unit device).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteUnitDevice<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3212,13 +3130,6 @@ impl<'a> DeleteUnitDevice<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ()> {
         self.req.send_empty()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<()>> {
-        self.req.send_empty_with_response()
     }
 }
 static GET_UNIT_USER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -3249,7 +3160,7 @@ pub type GetUnitUserVersion = super::versions::V1OrJson;
 /// Request builder for `PortalClient::get_unit_user` (Get unit user).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetUnitUser<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3284,13 +3195,6 @@ impl<'a> GetUnitUser<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, UnitUser> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<UnitUser>> {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_UNIT_USER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_unit_user",
@@ -3320,7 +3224,7 @@ pub type UpdateUnitUserVersion = super::versions::V1OrJson;
 /// Request builder for `PortalClient::update_unit_user` (Update unit user).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateUnitUser<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3355,16 +3259,6 @@ impl<'a> UpdateUnitUser<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_UNIT_USERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_unit_users",
@@ -3395,7 +3289,7 @@ pub type QueryUnitUsersVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryUnitUsers<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3455,13 +3349,6 @@ impl<'a> QueryUnitUsers<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, UnitUserPage> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<UnitUserPage>> {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_UNIT_USER_DEVICES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_unit_user_devices",
@@ -3491,7 +3378,7 @@ pub type ListUnitUserDevicesVersion = super::versions::V1OrJson;
 /// Request builder for `PortalClient::list_unit_user_devices` (List unit user devices).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListUnitUserDevices<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3526,16 +3413,6 @@ impl<'a> ListUnitUserDevices<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, DevicesListResource> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<DevicesListResource>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_UNIT_USER_DEVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_unit_user_device",
@@ -3554,7 +3431,7 @@ static DELETE_UNIT_USER_DEVICE: ruckus_one_runtime::internal::Operation = ruckus
 /// Request builder for `PortalClient::delete_unit_user_device` (Delete unit user device).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteUnitUserDevice<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3582,12 +3459,5 @@ impl<'a> DeleteUnitUserDevice<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ()> {
         self.req.send_empty()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<()>> {
-        self.req.send_empty_with_response()
     }
 }

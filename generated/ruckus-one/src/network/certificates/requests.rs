@@ -27,7 +27,7 @@ pub type GetCertificateVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::get_certificate` (Get certificate).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetCertificate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -62,13 +62,6 @@ impl<'a> GetCertificate<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Certificate> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Certificate>> {
-        self.req.send_json_with_response()
-    }
 }
 static DOWNLOAD_CERTIFICATE_PRIVATE_KEY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "download_certificate_private_key",
@@ -87,7 +80,7 @@ static DOWNLOAD_CERTIFICATE_PRIVATE_KEY: ruckus_one_runtime::internal::Operation
 /// Request builder for `CertificatesClient::download_certificate_private_key` (Download certificate private key).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DownloadCertificatePrivateKey<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -115,13 +108,6 @@ impl<'a> DownloadCertificatePrivateKey<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, bytes::Bytes> {
         self.req.send_bytes()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<bytes::Bytes>> {
-        self.req.send_bytes_with_response()
     }
 }
 static PATCH_CERTIFICATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -152,7 +138,7 @@ pub type PatchCertificateVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::patch_certificate` (Patch certificate).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchCertificate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -196,16 +182,6 @@ impl<'a> PatchCertificate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -256,7 +232,7 @@ pub type DeleteCertificateVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::delete_certificate` (Delete certificate).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteCertificate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -301,16 +277,6 @@ impl<'a> DeleteCertificate<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -349,7 +315,7 @@ static LIST_CERTIFICATE_CHAINS: ruckus_one_runtime::internal::Operation = ruckus
 /// Request builder for `CertificatesClient::list_certificate_chains` (Get certificate chains).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListCertificateChains<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -377,13 +343,6 @@ impl<'a> ListCertificateChains<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, bytes::Bytes> {
         self.req.send_bytes()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<bytes::Bytes>> {
-        self.req.send_bytes_with_response()
     }
 }
 static CREATE_CERTIFICATE_AUTHORITY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -414,7 +373,7 @@ pub type CreateCertificateAuthorityVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::create_certificate_authority` (Create certificate authority).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateCertificateAuthority<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -458,16 +417,6 @@ impl<'a> CreateCertificateAuthority<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -518,7 +467,7 @@ pub type GetCertificateAuthorityVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::get_certificate_authority` (Get certificate authority).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetCertificateAuthority<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -553,16 +502,6 @@ impl<'a> GetCertificateAuthority<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, CertificateAuthority> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<CertificateAuthority>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_CERTIFICATE_AUTHORITY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_certificate_authority",
@@ -592,7 +531,7 @@ pub type DeleteCertificateAuthorityVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::delete_certificate_authority` (Delete certificate authority).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteCertificateAuthority<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -636,16 +575,6 @@ impl<'a> DeleteCertificateAuthority<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -696,7 +625,7 @@ pub type QueryCertificateAuthoritiesVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::query_certificate_authorities` (Query certificate authorities).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryCertificateAuthorities<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -750,13 +679,6 @@ impl<'a> QueryCertificateAuthorities<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, CaQueryResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<CaQueryResponse>> {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_CERTIFICATE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_certificate_template",
@@ -786,7 +708,7 @@ pub type CreateCertificateTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::create_certificate_template` (Create certificate template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateCertificateTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -830,16 +752,6 @@ impl<'a> CreateCertificateTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -890,7 +802,7 @@ pub type CreateSubCertificateAuthorityVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::create_sub_certificate_authority` (Create sub certificate authority).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSubCertificateAuthority<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -934,16 +846,6 @@ impl<'a> CreateSubCertificateAuthority<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -994,7 +896,7 @@ pub type QuerySubCertificateAuthoritiesVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::query_sub_certificate_authorities` (Query sub certificate authorities).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QuerySubCertificateAuthorities<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1048,13 +950,6 @@ impl<'a> QuerySubCertificateAuthorities<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, CaQueryResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<CaQueryResponse>> {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_CERTIFICATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_certificate",
@@ -1084,7 +979,7 @@ pub type CreateCertificateVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::create_certificate` (Create certificate).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateCertificate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1128,16 +1023,6 @@ impl<'a> CreateCertificate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -1188,7 +1073,7 @@ pub type QueryCertificateAuthorityCertificatesVersion = super::versions::JsonOrJ
 /// Request builder for `CertificatesClient::query_certificate_authority_certificates` (Query certificates of a certificate authority).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryCertificateAuthorityCertificates<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1245,16 +1130,6 @@ impl<'a> QueryCertificateAuthorityCertificates<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, CertQueryResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<CertQueryResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_CERTIFICATE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_certificate_template",
@@ -1284,7 +1159,7 @@ pub type GetCertificateTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::get_certificate_template` (Get certificate template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetCertificateTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1319,16 +1194,6 @@ impl<'a> GetCertificateTemplate<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, CertificateTemplate> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<CertificateTemplate>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static PATCH_CERTIFICATE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_certificate_template",
@@ -1358,7 +1223,7 @@ pub type PatchCertificateTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::patch_certificate_template` (Patch certificate template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchCertificateTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1402,16 +1267,6 @@ impl<'a> PatchCertificateTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -1462,7 +1317,7 @@ pub type DeleteCertificateTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::delete_certificate_template` (Delete certificate template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteCertificateTemplate<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1506,16 +1361,6 @@ impl<'a> DeleteCertificateTemplate<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -1566,7 +1411,7 @@ pub type QueryCertificateTemplatesVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::query_certificate_templates` (Query certificate templates).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryCertificateTemplates<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1620,16 +1465,6 @@ impl<'a> QueryCertificateTemplates<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, CertTemplateQueryResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<CertTemplateQueryResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_SCEP_KEY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_scep_key",
@@ -1659,7 +1494,7 @@ pub type CreateScepKeyVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::create_scep_key` (Create SCEP key).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateScepKey<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1703,16 +1538,6 @@ impl<'a> CreateScepKey<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -1764,7 +1589,7 @@ pub type ListScepKeysVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`page`](Self::page), [`size`](Self::size), [`sort`](Self::sort).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListScepKeys<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1849,16 +1674,6 @@ impl<'a> ListScepKeys<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::IdentityServicePage> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::IdentityServicePage>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_SCEP_KEY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_scep_key",
@@ -1888,7 +1703,7 @@ pub type GetScepKeyVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::get_scep_key` (Get SCEP key).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetScepKey<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1923,13 +1738,6 @@ impl<'a> GetScepKey<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ScepKey> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<ScepKey>> {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_SCEP_KEY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_scep_key",
@@ -1959,7 +1767,7 @@ pub type DeleteScepKeyVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::delete_scep_key` (Delete SCEP key).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteScepKey<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2003,16 +1811,6 @@ impl<'a> DeleteScepKey<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -2063,7 +1861,7 @@ pub type QueryCertificateTemplateIdentityCertificatesVersion = super::versions::
 /// Request builder for `CertificatesClient::query_certificate_template_identity_certificates` (Query certificates of an identity).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryCertificateTemplateIdentityCertificates<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2120,16 +1918,6 @@ impl<'a> QueryCertificateTemplateIdentityCertificates<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, DeviceCertQueryResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<DeviceCertQueryResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_CERTIFICATE_TEMPLATE_CERTIFICATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_certificate_template_certificates",
@@ -2159,7 +1947,7 @@ pub type QueryCertificateTemplateCertificatesVersion = super::versions::V1OrJson
 /// Request builder for `CertificatesClient::query_certificate_template_certificates` (Query certificates of a template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryCertificateTemplateCertificates<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2216,16 +2004,6 @@ impl<'a> QueryCertificateTemplateCertificates<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, DeviceCertQueryResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<DeviceCertQueryResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_CERTIFICATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_certificates",
@@ -2255,7 +2033,7 @@ pub type QueryCertificatesVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::query_certificates` (Query certificates).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryCertificates<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2309,16 +2087,6 @@ impl<'a> QueryCertificates<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, DeviceCertQueryResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<DeviceCertQueryResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_CERTIFICATE_TEMPLATE_CERTIFICATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_certificate_template_certificates",
@@ -2337,7 +2105,7 @@ static DELETE_CERTIFICATE_TEMPLATE_CERTIFICATES: ruckus_one_runtime::internal::O
 /// Request builder for `CertificatesClient::delete_certificate_template_certificates` (Delete certificates of a template).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteCertificateTemplateCertificates<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2365,16 +2133,6 @@ impl<'a> DeleteCertificateTemplateCertificates<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static LIST_RADIUS_PROFILE_CERTIFICATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -2405,7 +2163,7 @@ pub type ListRadiusProfileCertificatesVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::list_radius_profile_certificates` (List certificates of a RADIUS profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListRadiusProfileCertificates<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2440,16 +2198,6 @@ impl<'a> ListRadiusProfileCertificates<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, RadiusProfileCertificatePage> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<RadiusProfileCertificatePage>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static LIST_RADIUS_PROFILE_CERTIFICATE_AUTHORITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_radius_profile_certificate_authorities",
@@ -2479,7 +2227,7 @@ pub type ListRadiusProfileCertificateAuthoritiesVersion = super::versions::V1OrJ
 /// Request builder for `CertificatesClient::list_radius_profile_certificate_authorities` (List certificate authorities of a RADIUS profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListRadiusProfileCertificateAuthorities<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2517,16 +2265,6 @@ impl<'a> ListRadiusProfileCertificateAuthorities<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, RadiusProfileCaPage> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<RadiusProfileCaPage>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_SAML_IDP_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_saml_idp_profile",
@@ -2556,7 +2294,7 @@ pub type CreateSamlIdpProfileVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::create_saml_idp_profile` (Create SAML identity provider profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateSamlIdpProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2593,16 +2331,6 @@ impl<'a> CreateSamlIdpProfile<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::EntityIdOperationResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::EntityIdOperationResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_SAML_IDP_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_saml_idp_profile",
@@ -2632,7 +2360,7 @@ pub type GetSamlIdpProfileVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::get_saml_idp_profile` (Get SAML identity provider profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSamlIdpProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2667,16 +2395,6 @@ impl<'a> GetSamlIdpProfile<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, SamlIdpProfileRequest> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<SamlIdpProfileRequest>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_SAML_IDP_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_saml_idp_profile",
@@ -2706,7 +2424,7 @@ pub type UpdateSamlIdpProfileVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::update_saml_idp_profile` (Update SAML identity provider profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateSamlIdpProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2743,16 +2461,6 @@ impl<'a> UpdateSamlIdpProfile<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::OperationResponseRequestIdOnly> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static PATCH_SAML_IDP_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_saml_idp_profile",
@@ -2782,7 +2490,7 @@ pub type PatchSamlIdpProfileVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::patch_saml_idp_profile` (Patch SAML identity provider profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchSamlIdpProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2819,16 +2527,6 @@ impl<'a> PatchSamlIdpProfile<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::OperationResponseRequestIdOnly> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_SAML_IDP_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_saml_idp_profile",
@@ -2858,7 +2556,7 @@ pub type DeleteSamlIdpProfileVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::delete_saml_idp_profile` (Delete SAML identity provider profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSamlIdpProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2895,16 +2593,6 @@ impl<'a> DeleteSamlIdpProfile<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::OperationResponseRequestIdOnly> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static ADD_SIGNING_CERTIFICATE_TO_SAML_IDP_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_signing_certificate_to_saml_idp_profile",
@@ -2934,7 +2622,7 @@ pub type AddSigningCertificateToSamlIdpProfileVersion = super::versions::V1OrJso
 /// Request builder for `CertificatesClient::add_signing_certificate_to_saml_idp_profile` (Add signing certificate to SAML profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddSigningCertificateToSamlIdpProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2974,16 +2662,6 @@ impl<'a> AddSigningCertificateToSamlIdpProfile<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::OperationResponseRequestIdOnly> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static REMOVE_SIGNING_CERTIFICATE_FROM_SAML_IDP_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_signing_certificate_from_saml_idp_profile",
@@ -3013,7 +2691,7 @@ pub type RemoveSigningCertificateFromSamlIdpProfileVersion = super::versions::V1
 /// Request builder for `CertificatesClient::remove_signing_certificate_from_saml_idp_profile` (Remove signing certificate from SAML profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveSigningCertificateFromSamlIdpProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3053,16 +2731,6 @@ impl<'a> RemoveSigningCertificateFromSamlIdpProfile<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::OperationResponseRequestIdOnly> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static ADD_ENCRYPTION_CERTIFICATE_TO_SAML_IDP_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_encryption_certificate_to_saml_idp_profile",
@@ -3092,7 +2760,7 @@ pub type AddEncryptionCertificateToSamlIdpProfileVersion = super::versions::V1Or
 /// Request builder for `CertificatesClient::add_encryption_certificate_to_saml_idp_profile` (Add encryption certificate to SAML profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddEncryptionCertificateToSamlIdpProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3132,16 +2800,6 @@ impl<'a> AddEncryptionCertificateToSamlIdpProfile<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::OperationResponseRequestIdOnly> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static REMOVE_ENCRYPTION_CERTIFICATE_FROM_SAML_IDP_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_encryption_certificate_from_saml_idp_profile",
@@ -3171,7 +2829,7 @@ pub type RemoveEncryptionCertificateFromSamlIdpProfileVersion = super::versions:
 /// Request builder for `CertificatesClient::remove_encryption_certificate_from_saml_idp_profile` (Remove encryption certificate from SAML profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveEncryptionCertificateFromSamlIdpProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3211,16 +2869,6 @@ impl<'a> RemoveEncryptionCertificateFromSamlIdpProfile<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::OperationResponseRequestIdOnly> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static ADD_SAML_IDP_PROFILE_TO_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_saml_idp_profile_to_wifi_network",
@@ -3250,7 +2898,7 @@ pub type AddSamlIdpProfileToWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::add_saml_idp_profile_to_wifi_network` (Add SAML identity provider profile to network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddSamlIdpProfileToWifiNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3294,16 +2942,6 @@ impl<'a> AddSamlIdpProfileToWifiNetwork<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3354,7 +2992,7 @@ pub type AddCertificateTemplateToWifiNetworkVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::add_certificate_template_to_wifi_network` (Add certificate template to network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddCertificateTemplateToWifiNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3401,16 +3039,6 @@ impl<'a> AddCertificateTemplateToWifiNetwork<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3461,7 +3089,7 @@ pub type RemoveCertificateTemplateFromWifiNetworkVersion = super::versions::V1Or
 /// Request builder for `CertificatesClient::remove_certificate_template_from_wifi_network` (Remove certificate template from network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveCertificateTemplateFromWifiNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3508,16 +3136,6 @@ impl<'a> RemoveCertificateTemplateFromWifiNetwork<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3568,7 +3186,7 @@ pub type CertTempUpdatePolicySetIdVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::cert_temp_update_policy_set_id` (Cert temp update policy set id).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CertTempUpdatePolicySetId<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3612,16 +3230,6 @@ impl<'a> CertTempUpdatePolicySetId<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3672,7 +3280,7 @@ pub type CertTempRemovePolicySetIdVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::cert_temp_remove_policy_set_id` (Cert temp remove policy set id).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CertTempRemovePolicySetId<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3716,16 +3324,6 @@ impl<'a> CertTempRemovePolicySetId<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3776,7 +3374,7 @@ pub type QueryCertsVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::query_certs` (Query certs).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryCerts<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3830,16 +3428,6 @@ impl<'a> QueryCerts<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, CertQueryResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<CertQueryResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPLOAD_CERT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "upload_cert",
@@ -3870,7 +3458,7 @@ pub type UploadCertVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UploadCert<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3920,16 +3508,6 @@ impl<'a> UploadCert<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3981,7 +3559,7 @@ pub type GetNotificationsVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`page`](Self::page), [`size`](Self::size), [`sort`](Self::sort).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetNotifications<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4059,13 +3637,6 @@ impl<'a> GetNotifications<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Page> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Page>> {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_NOTIFICATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_notification",
@@ -4095,7 +3666,7 @@ pub type CreateNotificationVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::create_notification` (Create notification).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateNotification<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4139,16 +3710,6 @@ impl<'a> CreateNotification<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4200,7 +3761,7 @@ pub type GetMsiPackagesVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`page`](Self::page), [`size`](Self::size), [`sort`](Self::sort).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetMsiPackages<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4278,13 +3839,6 @@ impl<'a> GetMsiPackages<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Page> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Page>> {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_MSI_PACKAGE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_msi_package",
@@ -4314,7 +3868,7 @@ pub type CreateMsiPackageVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::create_msi_package` (Create msi package).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateMsiPackage<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4358,16 +3912,6 @@ impl<'a> CreateMsiPackage<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4418,7 +3962,7 @@ pub type GenerateCertToIdentityVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::generate_cert_to_identity` (Generate cert to identity).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GenerateCertToIdentity<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4462,16 +4006,6 @@ impl<'a> GenerateCertToIdentity<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4522,7 +4056,7 @@ pub type GenerateCertVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::generate_cert` (Generate cert).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GenerateCert<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4566,16 +4100,6 @@ impl<'a> GenerateCert<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4627,7 +4151,7 @@ pub type DownloadCertDerVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`password`](Self::password), [`include_chain`](Self::include_chain).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DownloadCertDer<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4678,16 +4202,6 @@ impl<'a> DownloadCertDer<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, DeviceCertificate> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<DeviceCertificate>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DOWNLOAD_CERT_P12: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "download_cert_p12",
@@ -4706,7 +4220,7 @@ static DOWNLOAD_CERT_P12: ruckus_one_runtime::internal::Operation = ruckus_one_r
 /// Request builder for `CertificatesClient::download_cert_p12` (Download cert p12).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DownloadCertP12<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4734,13 +4248,6 @@ impl<'a> DownloadCertP12<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, bytes::Bytes> {
         self.req.send_bytes()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<bytes::Bytes>> {
-        self.req.send_bytes_with_response()
     }
 }
 static PATCH_CERT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -4771,7 +4278,7 @@ pub type PatchCertVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::patch_cert` (Patch cert).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchCert<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4816,16 +4323,6 @@ impl<'a> PatchCert<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -4864,7 +4361,7 @@ static DOWNLOAD_CA_P12: ruckus_one_runtime::internal::Operation = ruckus_one_run
 /// Request builder for `CertificatesClient::download_ca_p12` (Download ca p12).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DownloadCaP12<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4892,13 +4389,6 @@ impl<'a> DownloadCaP12<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, bytes::Bytes> {
         self.req.send_bytes()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<bytes::Bytes>> {
-        self.req.send_bytes_with_response()
     }
 }
 static PATCH_CA: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -4929,7 +4419,7 @@ pub type PatchCaVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::patch_ca` (Patch ca).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchCa<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4973,16 +4463,6 @@ impl<'a> PatchCa<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5033,7 +4513,7 @@ pub type QueryTemplatesByCaVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::query_templates_by_ca` (Query templates by ca).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryTemplatesByCa<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5087,16 +4567,6 @@ impl<'a> QueryTemplatesByCa<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, CertTemplateQueryResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<CertTemplateQueryResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPLOAD_CA_PRIVATE_KEY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "upload_ca_private_key",
@@ -5127,7 +4597,7 @@ pub type UploadCaPrivateKeyVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UploadCaPrivateKey<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5178,16 +4648,6 @@ impl<'a> UploadCaPrivateKey<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -5237,7 +4697,7 @@ pub type DeleteCaPrivateKeyVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::delete_ca_private_key` (Delete ca private key).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteCaPrivateKey<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5281,16 +4741,6 @@ impl<'a> DeleteCaPrivateKey<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5341,7 +4791,7 @@ pub type PatchScepKeyVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::patch_scep_key` (Patch scep key).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchScepKey<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5385,16 +4835,6 @@ impl<'a> PatchScepKey<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5445,7 +4885,7 @@ pub type GetNotificationByIdVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::get_notification_by_id` (Get notification by id).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetNotificationById<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5480,13 +4920,6 @@ impl<'a> GetNotificationById<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Notification> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Notification>> {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_NOTIFICATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_notification",
@@ -5516,7 +4949,7 @@ pub type DeleteNotificationVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::delete_notification` (Delete notification).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteNotification<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5560,16 +4993,6 @@ impl<'a> DeleteNotification<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5620,7 +5043,7 @@ pub type PatchNotificationVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::patch_notification` (Patch notification).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchNotification<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5664,16 +5087,6 @@ impl<'a> PatchNotification<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5724,7 +5137,7 @@ pub type GetMsiPackageByIdVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::get_msi_package_by_id` (Get msi package by id).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetMsiPackageById<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5759,13 +5172,6 @@ impl<'a> GetMsiPackageById<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, MsiPackage> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<MsiPackage>> {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_MSI_PACKAGE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_msi_package",
@@ -5795,7 +5201,7 @@ pub type DeleteMsiPackageVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::delete_msi_package` (Delete msi package).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteMsiPackage<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5839,16 +5245,6 @@ impl<'a> DeleteMsiPackage<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5899,7 +5295,7 @@ pub type PatchMsiPackageVersion = super::versions::V1OrJson;
 /// Request builder for `CertificatesClient::patch_msi_package` (Patch msi package).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchMsiPackage<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5944,16 +5340,6 @@ impl<'a> PatchMsiPackage<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -5992,7 +5378,7 @@ static DOWNLOAD_CERT_CHAIN_IN_PKCS7: ruckus_one_runtime::internal::Operation = r
 /// Request builder for `CertificatesClient::download_cert_chain_in_pkcs7` (Download cert chain in pkcs7).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DownloadCertChainInPkcs7<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6021,13 +5407,6 @@ impl<'a> DownloadCertChainInPkcs7<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, bytes::Bytes> {
         self.req.send_bytes()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<bytes::Bytes>> {
-        self.req.send_bytes_with_response()
-    }
 }
 static DOWNLOAD_CA_CHAIN_PKCS7: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "download_ca_chain_pkcs7",
@@ -6046,7 +5425,7 @@ static DOWNLOAD_CA_CHAIN_PKCS7: ruckus_one_runtime::internal::Operation = ruckus
 /// Request builder for `CertificatesClient::download_ca_chain_pkcs7` (Download ca chain pkcs7).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DownloadCaChainPkcs7<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6074,12 +5453,5 @@ impl<'a> DownloadCaChainPkcs7<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, bytes::Bytes> {
         self.req.send_bytes()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<bytes::Bytes>> {
-        self.req.send_bytes_with_response()
     }
 }

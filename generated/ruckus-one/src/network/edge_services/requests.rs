@@ -21,7 +21,7 @@ static LIST_PERSONAL_IDENTITY_NETWORKS: ruckus_one_runtime::internal::Operation 
 ///
 /// Optional parameters: [`page`](Self::page), [`page_size`](Self::page_size).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListPersonalIdentityNetworks<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -87,16 +87,6 @@ impl<'a> ListPersonalIdentityNetworks<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, PersonalIdentityNetworkPage> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<PersonalIdentityNetworkPage>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -119,7 +109,7 @@ static CREATE_PERSONAL_IDENTITY_NETWORK: ruckus_one_runtime::internal::Operation
 /// Request builder for `EdgeServicesClient::create_personal_identity_network` (Create personal identity network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreatePersonalIdentityNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -159,16 +149,6 @@ impl<'a> CreatePersonalIdentityNetwork<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -212,7 +192,7 @@ static QUERY_PERSONAL_IDENTITY_NETWORK_EDGE_COMPATIBILITIES: ruckus_one_runtime:
 /// Request builder for `EdgeServicesClient::query_personal_identity_network_edge_compatibilities` (Query personal identity network edge compatibility).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryPersonalIdentityNetworkEdgeCompatibilities<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -245,16 +225,6 @@ impl<'a> QueryPersonalIdentityNetworkEdgeCompatibilities<'a> {
     ) -> ruckus_one_runtime::Sending<'a, EdgeServiceCompatibilityResult> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<EdgeServiceCompatibilityResult>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -277,7 +247,7 @@ static GET_PERSONAL_IDENTITY_NETWORK: ruckus_one_runtime::internal::Operation = 
 /// Request builder for `EdgeServicesClient::get_personal_identity_network` (Get personal identity network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetPersonalIdentityNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -308,16 +278,6 @@ impl<'a> GetPersonalIdentityNetwork<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, PersonalIdentityNetwork> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<PersonalIdentityNetwork>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -340,7 +300,7 @@ static UPDATE_PERSONAL_IDENTITY_NETWORK: ruckus_one_runtime::internal::Operation
 /// Request builder for `EdgeServicesClient::update_personal_identity_network` (Update personal identity network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdatePersonalIdentityNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -380,16 +340,6 @@ impl<'a> UpdatePersonalIdentityNetwork<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -433,7 +383,7 @@ static PATCH_PERSONAL_IDENTITY_NETWORK: ruckus_one_runtime::internal::Operation 
 /// Request builder for `EdgeServicesClient::patch_personal_identity_network` (Patch personal identity network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchPersonalIdentityNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -473,16 +423,6 @@ impl<'a> PatchPersonalIdentityNetwork<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -526,7 +466,7 @@ static DELETE_PERSONAL_IDENTITY_NETWORK: ruckus_one_runtime::internal::Operation
 /// Request builder for `EdgeServicesClient::delete_personal_identity_network` (Delete personal identity network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeletePersonalIdentityNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -566,16 +506,6 @@ impl<'a> DeletePersonalIdentityNetwork<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -620,7 +550,7 @@ static ACTIVATE_WIFI_NETWORK_ON_PERSONAL_IDENTITY_NETWORK: ruckus_one_runtime::i
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateWifiNetworkOnPersonalIdentityNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -667,16 +597,6 @@ impl<'a> ActivateWifiNetworkOnPersonalIdentityNetwork<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -719,7 +639,7 @@ static DEACTIVATE_WIFI_NETWORK_ON_PERSONAL_IDENTITY_NETWORK: ruckus_one_runtime:
 /// Request builder for `EdgeServicesClient::deactivate_wifi_network_on_personal_identity_network` (Deactivate Wi-Fi network on personal identity network).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateWifiNetworkOnPersonalIdentityNetwork<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -759,16 +679,6 @@ impl<'a> DeactivateWifiNetworkOnPersonalIdentityNetwork<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -812,7 +722,7 @@ static CREATE_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::internal::Operation = ruc
 /// Request builder for `EdgeServicesClient::create_edge_sd_lan_service` (Create SD-LAN service).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateEdgeSdLanService<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -852,16 +762,6 @@ impl<'a> CreateEdgeSdLanService<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -918,7 +818,7 @@ pub type QueryEdgeSdLanServicesVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::query_edge_sd_lan_services` (Query SD-LAN services).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryEdgeSdLanServices<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -974,16 +874,6 @@ impl<'a> QueryEdgeSdLanServices<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, QueryResponseEdgeSdLanStatus> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<QueryResponseEdgeSdLanStatus>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1006,7 +896,7 @@ static QUERY_EDGE_SD_LAN_SERVICE_EDGE_COMPATIBILITIES: ruckus_one_runtime::inter
 /// Request builder for `EdgeServicesClient::query_edge_sd_lan_service_edge_compatibilities` (Query SD-LAN service edge compatibility).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryEdgeSdLanServiceEdgeCompatibilities<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1039,16 +929,6 @@ impl<'a> QueryEdgeSdLanServiceEdgeCompatibilities<'a> {
     ) -> ruckus_one_runtime::Sending<'a, EdgeServiceCompatibilityResult> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<EdgeServiceCompatibilityResult>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1071,7 +951,7 @@ static GET_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::internal::Operation = ruckus
 /// Request builder for `EdgeServicesClient::get_edge_sd_lan_service` (Get SD-LAN service).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetEdgeSdLanService<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1102,16 +982,6 @@ impl<'a> GetEdgeSdLanService<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, EdgeSdLanService> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<EdgeSdLanService>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1134,7 +1004,7 @@ static UPDATE_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::internal::Operation = ruc
 /// Request builder for `EdgeServicesClient::update_edge_sd_lan_service` (Update SD-LAN service).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateEdgeSdLanService<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1174,16 +1044,6 @@ impl<'a> UpdateEdgeSdLanService<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -1228,7 +1088,7 @@ static PATCH_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::internal::Operation = ruck
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchEdgeSdLanService<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1275,16 +1135,6 @@ impl<'a> PatchEdgeSdLanService<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -1327,7 +1177,7 @@ static DELETE_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::internal::Operation = ruc
 /// Request builder for `EdgeServicesClient::delete_edge_sd_lan_service` (Delete SD-LAN service).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteEdgeSdLanService<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1367,16 +1217,6 @@ impl<'a> DeleteEdgeSdLanService<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -1420,7 +1260,7 @@ static ACTIVATE_WIFI_NETWORK_ON_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::interna
 /// Request builder for `EdgeServicesClient::activate_wifi_network_on_edge_sd_lan_service` (Activate Wi-Fi network on SD-LAN service).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateWifiNetworkOnEdgeSdLanService<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1460,16 +1300,6 @@ impl<'a> ActivateWifiNetworkOnEdgeSdLanService<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -1513,7 +1343,7 @@ static DEACTIVATE_WIFI_NETWORK_ON_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::inter
 /// Request builder for `EdgeServicesClient::deactivate_wifi_network_on_edge_sd_lan_service` (Deactivate Wi-Fi network on SD-LAN service).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateWifiNetworkOnEdgeSdLanService<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1553,16 +1383,6 @@ impl<'a> DeactivateWifiNetworkOnEdgeSdLanService<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -1606,7 +1426,7 @@ static ACTIVATE_VENUE_WIFI_NETWORK_ON_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::i
 /// Request builder for `EdgeServicesClient::activate_venue_wifi_network_on_edge_sd_lan_service` (Activate Wi-Fi network of a venue on SD-LAN service).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateVenueWifiNetworkOnEdgeSdLanService<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1646,16 +1466,6 @@ impl<'a> ActivateVenueWifiNetworkOnEdgeSdLanService<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -1699,7 +1509,7 @@ static GET_EDGE_SD_LAN_SERVICE_GUEST_SETTINGS: ruckus_one_runtime::internal::Ope
 /// Request builder for `EdgeServicesClient::get_edge_sd_lan_service_guest_settings` (Get SD-LAN service guest settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetEdgeSdLanServiceGuestSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1730,16 +1540,6 @@ impl<'a> GetEdgeSdLanServiceGuestSettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, EdgeSdLanGuestSettings> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<EdgeSdLanGuestSettings>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1762,7 +1562,7 @@ static PATCH_EDGE_SD_LAN_SERVICE_GUEST_SETTINGS: ruckus_one_runtime::internal::O
 /// Request builder for `EdgeServicesClient::patch_edge_sd_lan_service_guest_settings` (Patch SD-LAN service guest settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchEdgeSdLanServiceGuestSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1802,16 +1602,6 @@ impl<'a> PatchEdgeSdLanServiceGuestSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -1856,7 +1646,7 @@ static ACTIVATE_GUEST_VENUE_EDGE_CLUSTER_ON_EDGE_SD_LAN_SERVICE: ruckus_one_runt
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateGuestVenueEdgeClusterOnEdgeSdLanService<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1903,16 +1693,6 @@ impl<'a> ActivateGuestVenueEdgeClusterOnEdgeSdLanService<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -1955,7 +1735,7 @@ static DEACTIVATE_GUEST_VENUE_EDGE_CLUSTER_ON_EDGE_SD_LAN_SERVICE: ruckus_one_ru
 /// Request builder for `EdgeServicesClient::deactivate_guest_venue_edge_cluster_on_edge_sd_lan_service` (Deactivate guest edge cluster on SD-LAN service).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateGuestVenueEdgeClusterOnEdgeSdLanService<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1995,16 +1775,6 @@ impl<'a> DeactivateGuestVenueEdgeClusterOnEdgeSdLanService<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -2049,7 +1819,7 @@ static ACTIVATE_GUEST_TUNNEL_PROFILE_ON_EDGE_SD_LAN_SERVICE: ruckus_one_runtime:
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateGuestTunnelProfileOnEdgeSdLanService<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2096,16 +1866,6 @@ impl<'a> ActivateGuestTunnelProfileOnEdgeSdLanService<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -2148,7 +1908,7 @@ static DEACTIVATE_GUEST_TUNNEL_PROFILE_ON_EDGE_SD_LAN_SERVICE: ruckus_one_runtim
 /// Request builder for `EdgeServicesClient::deactivate_guest_tunnel_profile_on_edge_sd_lan_service` (Deactivate guest tunnel on SD-LAN service).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateGuestTunnelProfileOnEdgeSdLanService<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2188,16 +1948,6 @@ impl<'a> DeactivateGuestTunnelProfileOnEdgeSdLanService<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -2242,7 +1992,7 @@ static CREATE_EDGE_HQOS_PROFILE: ruckus_one_runtime::internal::Operation = rucku
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateEdgeHqosProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2289,16 +2039,6 @@ impl<'a> CreateEdgeHqosProfile<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -2341,7 +2081,7 @@ static QUERY_EDGE_HQOS_PROFILE_EDGE_COMPATIBILITIES: ruckus_one_runtime::interna
 /// Request builder for `EdgeServicesClient::query_edge_hqos_profile_edge_compatibilities` (Query HQoS profile edge compatibility).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryEdgeHqosProfileEdgeCompatibilities<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2374,16 +2114,6 @@ impl<'a> QueryEdgeHqosProfileEdgeCompatibilities<'a> {
     ) -> ruckus_one_runtime::Sending<'a, EdgeServiceCompatibilityResult> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<EdgeServiceCompatibilityResult>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -2406,7 +2136,7 @@ static GET_EDGE_HQOS_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_o
 /// Request builder for `EdgeServicesClient::get_edge_hqos_profile` (Get HQoS profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetEdgeHqosProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2437,16 +2167,6 @@ impl<'a> GetEdgeHqosProfile<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -2470,7 +2190,7 @@ static UPDATE_EDGE_HQOS_PROFILE: ruckus_one_runtime::internal::Operation = rucku
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateEdgeHqosProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2517,16 +2237,6 @@ impl<'a> UpdateEdgeHqosProfile<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -2569,7 +2279,7 @@ static DELETE_EDGE_HQOS_PROFILE: ruckus_one_runtime::internal::Operation = rucku
 /// Request builder for `EdgeServicesClient::delete_edge_hqos_profile` (Delete HQoS profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteEdgeHqosProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2609,16 +2319,6 @@ impl<'a> DeleteEdgeHqosProfile<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -2663,7 +2363,7 @@ static ACTIVATE_VENUE_EDGE_CLUSTER_ON_EDGE_HQOS_PROFILE: ruckus_one_runtime::int
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateVenueEdgeClusterOnEdgeHqosProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2710,16 +2410,6 @@ impl<'a> ActivateVenueEdgeClusterOnEdgeHqosProfile<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -2762,7 +2452,7 @@ static DEACTIVATE_VENUE_EDGE_CLUSTER_ON_EDGE_HQOS_PROFILE: ruckus_one_runtime::i
 /// Request builder for `EdgeServicesClient::deactivate_venue_edge_cluster_on_edge_hqos_profile` (Deactivate HQoS on edge cluster).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateVenueEdgeClusterOnEdgeHqosProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2802,16 +2492,6 @@ impl<'a> DeactivateVenueEdgeClusterOnEdgeHqosProfile<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -2868,7 +2548,7 @@ pub type ActivateTunnelProfileOnVenueEdgeClusterVersion = super::versions::V1OrJ
 /// Request builder for `EdgeServicesClient::activate_tunnel_profile_on_venue_edge_cluster` (Activate edge cluster in tunnel profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateTunnelProfileOnVenueEdgeCluster<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2917,16 +2597,6 @@ impl<'a> ActivateTunnelProfileOnVenueEdgeCluster<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -2983,7 +2653,7 @@ pub type DeactivateTunnelProfileOnVenueEdgeClusterVersion = super::versions::V1O
 /// Request builder for `EdgeServicesClient::deactivate_tunnel_profile_on_venue_edge_cluster` (Deactivate edge cluster in tunnel profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateTunnelProfileOnVenueEdgeCluster<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3032,16 +2702,6 @@ impl<'a> DeactivateTunnelProfileOnVenueEdgeCluster<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3098,7 +2758,7 @@ pub type GetVenueEdgeClusterNetworkSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::get_venue_edge_cluster_network_settings` (Get edge cluster network settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueEdgeClusterNetworkSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3140,16 +2800,6 @@ impl<'a> GetVenueEdgeClusterNetworkSettings<'a> {
     ) -> ruckus_one_runtime::Sending<'a, ClusterNetworkSettingsResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<ClusterNetworkSettingsResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -3185,7 +2835,7 @@ pub type PatchVenueEdgeClusterNetworkSettingsVersion = super::versions::V1OrJson
 /// Request builder for `EdgeServicesClient::patch_venue_edge_cluster_network_settings` (Patch edge cluster network settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchVenueEdgeClusterNetworkSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3234,16 +2884,6 @@ impl<'a> PatchVenueEdgeClusterNetworkSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3300,7 +2940,7 @@ pub type GetVenueEdgePortConfigsVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::get_venue_edge_port_configs` (Get edge port configurations).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueEdgePortConfigs<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3337,13 +2977,6 @@ impl<'a> GetVenueEdgePortConfigs<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, PortConfig> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<PortConfig>> {
-        self.req.send_json_with_response()
-    }
 }
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -3379,7 +3012,7 @@ pub type PatchVenueEdgePortConfigsVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::patch_venue_edge_port_configs` (Patch edge port configurations).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchVenueEdgePortConfigs<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3426,16 +3059,6 @@ impl<'a> PatchVenueEdgePortConfigs<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -3479,7 +3102,7 @@ static LIST_VENUE_EDGE_PORT_SUB_INTERFACES: ruckus_one_runtime::internal::Operat
 ///
 /// Optional parameters: [`page`](Self::page), [`page_size`](Self::page_size).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListVenueEdgePortSubInterfaces<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3547,16 +3170,6 @@ impl<'a> ListVenueEdgePortSubInterfaces<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, EdgeSubInterfacePage> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<EdgeSubInterfacePage>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -3579,7 +3192,7 @@ static CREATE_VENUE_EDGE_PORT_SUB_INTERFACE: ruckus_one_runtime::internal::Opera
 /// Request builder for `EdgeServicesClient::create_venue_edge_port_sub_interface` (Create edge port sub-interface).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueEdgePortSubInterface<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3619,16 +3232,6 @@ impl<'a> CreateVenueEdgePortSubInterface<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3672,7 +3275,7 @@ static PATCH_VENUE_EDGE_PORT_SUB_INTERFACE: ruckus_one_runtime::internal::Operat
 /// Request builder for `EdgeServicesClient::patch_venue_edge_port_sub_interface` (Patch edge port sub-interface).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchVenueEdgePortSubInterface<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3712,16 +3315,6 @@ impl<'a> PatchVenueEdgePortSubInterface<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3765,7 +3358,7 @@ static DELETE_VENUE_EDGE_PORT_SUB_INTERFACE: ruckus_one_runtime::internal::Opera
 /// Request builder for `EdgeServicesClient::delete_venue_edge_port_sub_interface` (Delete edge port sub-interface).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueEdgePortSubInterface<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3805,16 +3398,6 @@ impl<'a> DeleteVenueEdgePortSubInterface<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3871,7 +3454,7 @@ pub type CreateVenueEdgeLagVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::create_venue_edge_lag` (Create edge LAG).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueEdgeLag<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3917,16 +3500,6 @@ impl<'a> CreateVenueEdgeLag<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3983,7 +3556,7 @@ pub type GetVenueEdgeLagVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::get_venue_edge_lag` (Get edge LAG).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueEdgeLag<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4020,16 +3593,6 @@ impl<'a> GetVenueEdgeLag<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, LinkAggregationGroup> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<LinkAggregationGroup>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -4065,7 +3628,7 @@ pub type UpdateVenueEdgeLagVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::update_venue_edge_lag` (Update edge LAG).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueEdgeLag<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4111,16 +3674,6 @@ impl<'a> UpdateVenueEdgeLag<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4177,7 +3730,7 @@ pub type PatchVenueEdgeLagVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::patch_venue_edge_lag` (Patch edge LAG).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchVenueEdgeLag<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4223,16 +3776,6 @@ impl<'a> PatchVenueEdgeLag<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4289,7 +3832,7 @@ pub type DeleteVenueEdgeLagVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::delete_venue_edge_lag` (Delete edge LAG).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueEdgeLag<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4335,16 +3878,6 @@ impl<'a> DeleteVenueEdgeLag<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4401,7 +3934,7 @@ pub type CreateVenueEdgeLagSubInterfaceVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::create_venue_edge_lag_sub_interface` (Create edge LAG sub-interface).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueEdgeLagSubInterface<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4447,16 +3980,6 @@ impl<'a> CreateVenueEdgeLagSubInterface<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4513,7 +4036,7 @@ pub type GetVenueEdgeLagSubInterfaceVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::get_venue_edge_lag_sub_interface` (Get edge LAG sub-interface).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueEdgeLagSubInterface<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4550,13 +4073,6 @@ impl<'a> GetVenueEdgeLagSubInterface<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, LagSubInterface> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<LagSubInterface>> {
-        self.req.send_json_with_response()
-    }
 }
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -4592,7 +4108,7 @@ pub type DeleteVenueEdgeLagSubInterfaceVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::delete_venue_edge_lag_sub_interface` (Delete edge LAG sub-interface).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueEdgeLagSubInterface<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4638,16 +4154,6 @@ impl<'a> DeleteVenueEdgeLagSubInterface<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4698,7 +4204,7 @@ pub type GetArpTerminationSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::get_arp_termination_settings` (Get arp termination settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetArpTerminationSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4733,16 +4239,6 @@ impl<'a> GetArpTerminationSettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, EdgeArpTerminationSettings> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<EdgeArpTerminationSettings>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_ARP_TERMINATION_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_arp_termination_settings",
@@ -4772,7 +4268,7 @@ pub type UpdateArpTerminationSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::update_arp_termination_settings` (Update arp termination settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateArpTerminationSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4816,16 +4312,6 @@ impl<'a> UpdateArpTerminationSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<OperationResponseObject>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4876,7 +4362,7 @@ pub type GetMdnsProxyProfileVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::get_mdns_proxy_profile` (Get mdns proxy profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetMdnsProxyProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4911,16 +4397,6 @@ impl<'a> GetMdnsProxyProfile<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, EdgeMdnsProxyProfile> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<EdgeMdnsProxyProfile>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_MDNS_PROXY_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_mdns_proxy_profile",
@@ -4950,7 +4426,7 @@ pub type UpdateMdnsProxyProfileVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::update_mdns_proxy_profile` (Update mdns proxy profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateMdnsProxyProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4994,16 +4470,6 @@ impl<'a> UpdateMdnsProxyProfile<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<OperationResponseObject>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5054,7 +4520,7 @@ pub type DeleteMdnsProxyProfileVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::delete_mdns_proxy_profile` (Delete mdns proxy profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteMdnsProxyProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5098,16 +4564,6 @@ impl<'a> DeleteMdnsProxyProfile<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<OperationResponseObject>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5158,7 +4614,7 @@ pub type ActivateMdnsProxyVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::activate_mdns_proxy` (Activate mdns proxy).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateMdnsProxy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5193,16 +4649,6 @@ impl<'a> ActivateMdnsProxy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DEACTIVATE_MDNS_PROXY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_mdns_proxy",
@@ -5232,7 +4678,7 @@ pub type DeactivateMdnsProxyVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::deactivate_mdns_proxy` (Deactivate mdns proxy).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateMdnsProxy<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5267,16 +4713,6 @@ impl<'a> DeactivateMdnsProxy<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_DHCP_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_dhcp_by_id",
@@ -5306,7 +4742,7 @@ pub type GetDhcpByIdVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::get_dhcp_by_id` (Get dhcp by id).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetDhcpById<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5341,13 +4777,6 @@ impl<'a> GetDhcpById<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, EdgeDhcpProfile> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<EdgeDhcpProfile>> {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_DHCP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_dhcp",
@@ -5377,7 +4806,7 @@ pub type UpdateDhcpVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::update_dhcp` (Update dhcp).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateDhcp<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5412,16 +4841,6 @@ impl<'a> UpdateDhcp<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, OperationResponseObject> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<OperationResponseObject>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_DHCP_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_dhcp_by_id",
@@ -5451,7 +4870,7 @@ pub type DeleteDhcpByIdVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::delete_dhcp_by_id` (Delete dhcp by id).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteDhcpById<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5486,16 +4905,6 @@ impl<'a> DeleteDhcpById<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static PATCH_DHCP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_dhcp",
@@ -5525,7 +4934,7 @@ pub type PatchDhcpVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::patch_dhcp` (Patch dhcp).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchDhcp<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5560,16 +4969,6 @@ impl<'a> PatchDhcp<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static ACTIVATE_DHCP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_dhcp",
@@ -5599,7 +4998,7 @@ pub type ActivateDhcpVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::activate_dhcp` (Activate dhcp).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateDhcp<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5634,16 +5033,6 @@ impl<'a> ActivateDhcp<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DEACTIVATE_DHCP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_dhcp",
@@ -5673,7 +5062,7 @@ pub type DeactivateDhcpVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::deactivate_dhcp` (Deactivate dhcp).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateDhcp<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5707,16 +5096,6 @@ impl<'a> DeactivateDhcp<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static GET_EDGE_CLUSTERS_BY_PAGE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -5753,7 +5132,7 @@ pub type GetEdgeClustersByPageVersion = super::versions::V1_1OrV1OrJson;
 ///
 /// Optional parameters: [`page`](Self::page), [`page_size`](Self::page_size).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetEdgeClustersByPage<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5823,16 +5202,6 @@ impl<'a> GetEdgeClustersByPage<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, PageResponseClusterResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<PageResponseClusterResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_EDGE_CLUSTER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_edge_cluster",
@@ -5867,7 +5236,7 @@ pub type CreateEdgeClusterVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `EdgeServicesClient::create_edge_cluster` (Create edge cluster).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateEdgeCluster<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5911,16 +5280,6 @@ impl<'a> CreateEdgeCluster<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<OperationResponseObject>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5971,7 +5330,7 @@ pub type CreateEdgeDeviceVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::create_edge_device` (Create edge device).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateEdgeDevice<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6005,16 +5364,6 @@ impl<'a> CreateEdgeDevice<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, OperationResponseObject> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<OperationResponseObject>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static QUERY_VENUE_EDGE_COMPATIBILITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -6050,7 +5399,7 @@ pub type QueryVenueEdgeCompatibilitiesVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `EdgeServicesClient::query_venue_edge_compatibilities` (Query venue edge compatibilities).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueEdgeCompatibilities<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6087,16 +5436,6 @@ impl<'a> QueryVenueEdgeCompatibilities<'a> {
     ) -> ruckus_one_runtime::Sending<'a, VenueEdgeCompatibilityResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<VenueEdgeCompatibilityResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_MDNS_PROXY_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_mdns_proxy_profile",
@@ -6126,7 +5465,7 @@ pub type CreateMdnsProxyProfileVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::create_mdns_proxy_profile` (Create mdns proxy profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateMdnsProxyProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6170,16 +5509,6 @@ impl<'a> CreateMdnsProxyProfile<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<OperationResponseObject>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -6235,7 +5564,7 @@ pub type QueryEdgeFeaturesRequirementVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `EdgeServicesClient::query_edge_features_requirement` (Query edge features requirement).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryEdgeFeaturesRequirement<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6270,16 +5599,6 @@ impl<'a> QueryEdgeFeaturesRequirement<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, FeatureSetsResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<FeatureSetsResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_DHCP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_dhcp",
@@ -6309,7 +5628,7 @@ pub type CreateDhcpVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::create_dhcp` (Create dhcp).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateDhcp<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6343,16 +5662,6 @@ impl<'a> CreateDhcp<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, OperationResponseObject> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<OperationResponseObject>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static QUERY_EDGE_DHCP_SERVICE_COMPATIBILITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -6388,7 +5697,7 @@ pub type QueryEdgeDhcpServiceCompatibilitiesVersion = super::versions::V1_1OrV1O
 /// Request builder for `EdgeServicesClient::query_edge_dhcp_service_compatibilities` (Query edge dhcp service compatibilities).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryEdgeDhcpServiceCompatibilities<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6428,16 +5737,6 @@ impl<'a> QueryEdgeDhcpServiceCompatibilities<'a> {
     ) -> ruckus_one_runtime::Sending<'a, ServiceEdgeCompatibilityResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<ServiceEdgeCompatibilityResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static PATCH_EDGE_LAG_SUB_INTERFACE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_edge_lag_sub_interface",
@@ -6467,7 +5766,7 @@ pub type PatchEdgeLagSubInterfaceVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::patch_edge_lag_sub_interface` (Patch edge lag sub interface).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchEdgeLagSubInterface<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6511,16 +5810,6 @@ impl<'a> PatchEdgeLagSubInterface<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<OperationResponseObject>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -6576,7 +5865,7 @@ pub type GetEdgeClusterVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `EdgeServicesClient::get_edge_cluster` (Get edge cluster).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetEdgeCluster<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6611,13 +5900,6 @@ impl<'a> GetEdgeCluster<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ClusterResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<ClusterResponse>> {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_SINGLE_EDGE_CLUSTER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_single_edge_cluster",
@@ -6647,7 +5929,7 @@ pub type DeleteSingleEdgeClusterVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::delete_single_edge_cluster` (Delete single edge cluster).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSingleEdgeCluster<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6691,16 +5973,6 @@ impl<'a> DeleteSingleEdgeCluster<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<OperationResponseObject>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -6756,7 +6028,7 @@ pub type UpdateEdgeClusterVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `EdgeServicesClient::update_edge_cluster` (Update edge cluster).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateEdgeCluster<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6800,16 +6072,6 @@ impl<'a> UpdateEdgeCluster<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<OperationResponseObject>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -6860,7 +6122,7 @@ pub type GetEdgeDeviceVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::get_edge_device` (Get edge device).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetEdgeDevice<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6895,13 +6157,6 @@ impl<'a> GetEdgeDevice<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, BaseEdge> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<BaseEdge>> {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_EDGE_DEVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_edge_device",
@@ -6931,7 +6186,7 @@ pub type DeleteEdgeDeviceVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::delete_edge_device` (Delete edge device).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteEdgeDevice<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -6966,16 +6221,6 @@ impl<'a> DeleteEdgeDevice<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, OperationResponseObject> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<OperationResponseObject>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static PATCH_EDGE_DEVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_edge_device",
@@ -7005,7 +6250,7 @@ pub type PatchEdgeDeviceVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::patch_edge_device` (Patch edge device).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchEdgeDevice<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7040,16 +6285,6 @@ impl<'a> PatchEdgeDevice<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, OperationResponseObject> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<OperationResponseObject>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_EDGE_STATIC_ROUTE_CONFIG: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_edge_static_route_config",
@@ -7079,7 +6314,7 @@ pub type GetEdgeStaticRouteConfigVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::get_edge_static_route_config` (Get edge static route config).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetEdgeStaticRouteConfig<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7114,16 +6349,6 @@ impl<'a> GetEdgeStaticRouteConfig<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, StaticRouteConfig> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<StaticRouteConfig>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static PATCH_EDGE_STATIC_ROUTE_CONFIG: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_edge_static_route_config",
@@ -7153,7 +6378,7 @@ pub type PatchEdgeStaticRouteConfigVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::patch_edge_static_route_config` (Patch edge static route config).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchEdgeStaticRouteConfig<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7198,16 +6423,6 @@ impl<'a> PatchEdgeStaticRouteConfig<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<OperationResponseObject>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -7246,7 +6461,7 @@ static TRIGGER_EDGE_ACTION: ruckus_one_runtime::internal::Operation = ruckus_one
 /// Request builder for `EdgeServicesClient::trigger_edge_action` (Trigger edge action).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct TriggerEdgeAction<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7274,16 +6489,6 @@ impl<'a> TriggerEdgeAction<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, OperationResponseObject> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<OperationResponseObject>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static GET_EDGE_DNS_SERVERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -7314,7 +6519,7 @@ pub type GetEdgeDnsServersVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::get_edge_dns_servers` (Get edge dns servers).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetEdgeDnsServers<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7349,13 +6554,6 @@ impl<'a> GetEdgeDnsServers<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, DnsServers> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<DnsServers>> {
-        self.req.send_json_with_response()
-    }
 }
 static PATCH_EDGE_DNS_SERVERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_edge_dns_servers",
@@ -7385,7 +6583,7 @@ pub type PatchEdgeDnsServersVersion = super::versions::V1OrJson;
 /// Request builder for `EdgeServicesClient::patch_edge_dns_servers` (Patch edge dns servers).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchEdgeDnsServers<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -7429,16 +6627,6 @@ impl<'a> PatchEdgeDnsServers<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<OperationResponseObject>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.

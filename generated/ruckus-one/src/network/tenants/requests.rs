@@ -27,7 +27,7 @@ pub type GetTenantVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::get_tenant` (Get tenant).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetTenant<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -62,16 +62,6 @@ impl<'a> GetTenant<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, MspEcAccountView> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<MspEcAccountView>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_TENANT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_tenant",
@@ -101,7 +91,7 @@ pub type UpdateTenantVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::update_tenant` (Update tenant).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateTenant<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -145,16 +135,6 @@ impl<'a> UpdateTenant<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -205,7 +185,7 @@ pub type DeleteTenantVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::delete_tenant` (Delete tenant).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteTenant<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -249,16 +229,6 @@ impl<'a> DeleteTenant<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -309,7 +279,7 @@ pub type CreateTenantVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::create_tenant` (Create tenant).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateTenant<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -350,13 +320,6 @@ impl<'a> CreateTenant<'a> {
         ruckus_one_runtime::Accepted<ResponseBov2, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<ResponseBov2>> {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -404,7 +367,7 @@ pub type ListTenantDelegationsVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::list_tenant_delegations` (Get tenant delegations).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListTenantDelegations<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -439,16 +402,6 @@ impl<'a> ListTenantDelegations<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, MspEcDelegationResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<MspEcDelegationResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_TENANT_DELEGATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_tenant_delegations",
@@ -478,7 +431,7 @@ pub type UpdateTenantDelegationsVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::update_tenant_delegations` (Update tenant delegations).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateTenantDelegations<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -520,13 +473,6 @@ impl<'a> UpdateTenantDelegations<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<String>> {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -562,7 +508,7 @@ static RESEND_TENANT_INVITATION: ruckus_one_runtime::internal::Operation = rucku
 /// Request builder for `TenantsClient::resend_tenant_invitation` (Resend invitation).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ResendTenantInvitation<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -590,13 +536,6 @@ impl<'a> ResendTenantInvitation<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ()> {
         self.req.send_empty()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<()>> {
-        self.req.send_empty_with_response()
     }
 }
 static LIST_TENANT_ADMINS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -627,7 +566,7 @@ pub type ListTenantAdminsVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::list_tenant_admins` (List tenant administrators).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListTenantAdmins<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -662,13 +601,6 @@ impl<'a> ListTenantAdmins<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<AdminView>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Vec<AdminView>>> {
-        self.req.send_json_with_response()
-    }
 }
 static GET_TENANT_ADMIN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_tenant_admin",
@@ -698,7 +630,7 @@ pub type GetTenantAdminVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::get_tenant_admin` (Get tenant administrator).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetTenantAdmin<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -733,13 +665,6 @@ impl<'a> GetTenantAdmin<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, MspEcAdminView> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<MspEcAdminView>> {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_TENANT_ADMIN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_tenant_admin",
@@ -758,7 +683,7 @@ static UPDATE_TENANT_ADMIN: ruckus_one_runtime::internal::Operation = ruckus_one
 /// Request builder for `TenantsClient::update_tenant_admin` (Update tenant administrator).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateTenantAdmin<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -787,13 +712,6 @@ impl<'a> UpdateTenantAdmin<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ()> {
         self.req.send_empty()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<()>> {
-        self.req.send_empty_with_response()
-    }
 }
 static DELETE_TENANT_ADMIN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_tenant_admin",
@@ -812,7 +730,7 @@ static DELETE_TENANT_ADMIN: ruckus_one_runtime::internal::Operation = ruckus_one
 /// Request builder for `TenantsClient::delete_tenant_admin` (Delete tenant administrator).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteTenantAdmin<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -840,13 +758,6 @@ impl<'a> DeleteTenantAdmin<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ()> {
         self.req.send_empty()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<()>> {
-        self.req.send_empty_with_response()
     }
 }
 static LIST_TENANT_ADMIN_DELEGATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -877,7 +788,7 @@ pub type ListTenantAdminDelegationsVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::list_tenant_admin_delegations` (Get administrator delegations of a tenant).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListTenantAdminDelegations<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -912,16 +823,6 @@ impl<'a> ListTenantAdminDelegations<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<MspAdminRole>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<Vec<MspAdminRole>>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_TENANT_ADMIN_DELEGATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_tenant_admin_delegations",
@@ -951,7 +852,7 @@ pub type UpdateTenantAdminDelegationsVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::update_tenant_admin_delegations` (Update administrator delegations of a tenant).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateTenantAdminDelegations<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -995,16 +896,6 @@ impl<'a> UpdateTenantAdminDelegations<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -1055,7 +946,7 @@ pub type UpdateTenantActivationVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::update_tenant_activation` (Update tenant activation).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateTenantActivation<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1090,16 +981,6 @@ impl<'a> UpdateTenantActivation<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::AsyncResult> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_TENANT_ACTIVATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_tenant_activation",
@@ -1129,7 +1010,7 @@ pub type DeleteTenantActivationVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::delete_tenant_activation` (Delete tenant activation).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteTenantActivation<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1164,16 +1045,6 @@ impl<'a> DeleteTenantActivation<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::AsyncResult> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_TENANT_SUPPORT_STATUS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_tenant_support_status",
@@ -1203,7 +1074,7 @@ pub type GetTenantSupportStatusVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::get_tenant_support_status` (Get tenant support status).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetTenantSupportStatus<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1238,13 +1109,6 @@ impl<'a> GetTenantSupportStatus<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<Delegation>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Vec<Delegation>>> {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_TENANT_SUPPORT_STATUS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_tenant_support_status",
@@ -1274,7 +1138,7 @@ pub type UpdateTenantSupportStatusVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::update_tenant_support_status` (Update tenant support status).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateTenantSupportStatus<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1309,13 +1173,6 @@ impl<'a> UpdateTenantSupportStatus<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, String> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<String>> {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_TENANT_SUPPORT_STATUS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_tenant_support_status",
@@ -1345,7 +1202,7 @@ pub type DeleteTenantSupportStatusVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::delete_tenant_support_status` (Delete tenant support status).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteTenantSupportStatus<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1380,13 +1237,6 @@ impl<'a> DeleteTenantSupportStatus<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, String> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<String>> {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_FIRMWARE_UPGRADE_SCHEDULE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_firmware_upgrade_schedule",
@@ -1416,7 +1266,7 @@ pub type CreateFirmwareUpgradeScheduleVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::create_firmware_upgrade_schedule` (Create firmware upgrade schedule).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateFirmwareUpgradeSchedule<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1457,13 +1307,6 @@ impl<'a> CreateFirmwareUpgradeSchedule<'a> {
         ruckus_one_runtime::Accepted<String, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<String>> {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -1511,7 +1354,7 @@ pub type PatchTenantDelegationsVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::patch_tenant_delegations` (Update tenant delegations (partial)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchTenantDelegations<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1552,13 +1395,6 @@ impl<'a> PatchTenantDelegations<'a> {
         ruckus_one_runtime::Accepted<String, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<String>> {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -1606,7 +1442,7 @@ pub type PatchAdminDelegationsVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::patch_admin_delegations` (Update administrator delegations (partial)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchAdminDelegations<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1650,16 +1486,6 @@ impl<'a> PatchAdminDelegations<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -1710,7 +1536,7 @@ pub type GetSelfTenantVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::get_self_tenant` (Get own tenant).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetSelfTenant<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1745,13 +1571,6 @@ impl<'a> GetSelfTenant<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Tenant> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Tenant>> {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_TENANT_NOTIFICATION_RECIPIENT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_tenant_notification_recipient",
@@ -1770,7 +1589,7 @@ static CREATE_TENANT_NOTIFICATION_RECIPIENT: ruckus_one_runtime::internal::Opera
 /// Request builder for `TenantsClient::create_tenant_notification_recipient` (Create notification recipient).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateTenantNotificationRecipient<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1808,16 +1627,6 @@ impl<'a> CreateTenantNotificationRecipient<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -1868,7 +1677,7 @@ pub type ListTenantNotificationRecipientsVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::list_tenant_notification_recipients` (List notification recipients).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListTenantNotificationRecipients<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1905,16 +1714,6 @@ impl<'a> ListTenantNotificationRecipients<'a> {
     ) -> ruckus_one_runtime::Sending<'a, Vec<NotificationRecipientRbacdto>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<Vec<NotificationRecipientRbacdto>>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_TENANT_NOTIFICATION_RECIPIENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_tenant_notification_recipients",
@@ -1944,7 +1743,7 @@ pub type DeleteTenantNotificationRecipientsVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::delete_tenant_notification_recipients` (Delete notification recipients).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteTenantNotificationRecipients<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1991,16 +1790,6 @@ impl<'a> DeleteTenantNotificationRecipients<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -2051,7 +1840,7 @@ pub type CreateTenantMobilePushNotificationVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::create_tenant_mobile_push_notification` (Send mobile push notification).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateTenantMobilePushNotification<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2094,16 +1883,6 @@ impl<'a> CreateTenantMobilePushNotification<'a> {
     > {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<OperationResponseMobilePushNotificationEndpoint>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_TENANT_NOTIFICATION_RECIPIENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_tenant_notification_recipients",
@@ -2133,7 +1912,7 @@ pub type QueryTenantNotificationRecipientsVersion = super::versions::JsonOrJson_
 /// Request builder for `TenantsClient::query_tenant_notification_recipients` (Query notification recipients).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryTenantNotificationRecipients<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2194,16 +1973,6 @@ impl<'a> QueryTenantNotificationRecipients<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<TenantManagementPage>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -2239,7 +2008,7 @@ static GET_TENANT_BETA_FEATURES: ruckus_one_runtime::internal::Operation = rucku
 /// Request builder for `TenantsClient::get_tenant_beta_features` (Get beta features).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetTenantBetaFeatures<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2268,16 +2037,6 @@ impl<'a> GetTenantBetaFeatures<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, BetaFeatureResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<BetaFeatureResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_TENANT_BETA_FEATURES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_tenant_beta_features",
@@ -2296,7 +2055,7 @@ static UPDATE_TENANT_BETA_FEATURES: ruckus_one_runtime::internal::Operation = ru
 /// Request builder for `TenantsClient::update_tenant_beta_features` (Update beta features).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateTenantBetaFeatures<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2324,16 +2083,6 @@ impl<'a> UpdateTenantBetaFeatures<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, BetaFeatureResponse> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<BetaFeatureResponse>,
-    > {
-        self.req.send_json_with_response()
     }
 }
 static GET_TENANT_PRIVACY_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -2364,7 +2113,7 @@ pub type GetTenantPrivacySettingsVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::get_tenant_privacy_settings` (Get privacy settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetTenantPrivacySettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2399,16 +2148,6 @@ impl<'a> GetTenantPrivacySettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, TenantPrivacyFeatureResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<TenantPrivacyFeatureResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_TENANT_PRIVACY_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_tenant_privacy_settings",
@@ -2438,7 +2177,7 @@ pub type CreateTenantPrivacySettingsVersion = super::versions::JsonOrJson_2;
 /// Request builder for `TenantsClient::create_tenant_privacy_settings` (Create privacy settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateTenantPrivacySettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2473,16 +2212,6 @@ impl<'a> CreateTenantPrivacySettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, TenantPrivacyFeatureResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<TenantPrivacyFeatureResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static PATCH_TENANT_PRIVACY_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_tenant_privacy_settings",
@@ -2512,7 +2241,7 @@ pub type PatchTenantPrivacySettingsVersion = super::versions::JsonOrJson_2;
 /// Request builder for `TenantsClient::patch_tenant_privacy_settings` (Update privacy settings (partial)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchTenantPrivacySettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2547,16 +2276,6 @@ impl<'a> PatchTenantPrivacySettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, TenantPrivacyFeatureResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<TenantPrivacyFeatureResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_ADMINS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_admins",
@@ -2586,7 +2305,7 @@ pub type UpdateAdminsVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::update_admins` (Update administrators).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateAdmins<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2627,16 +2346,6 @@ impl<'a> UpdateAdmins<'a> {
         ruckus_one_runtime::Accepted<OperationResponseAdmin, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<OperationResponseAdmin>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -2687,7 +2396,7 @@ pub type CreateAdminVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::create_admin` (Create administrator).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateAdmin<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2728,16 +2437,6 @@ impl<'a> CreateAdmin<'a> {
         ruckus_one_runtime::Accepted<OperationResponseAdmin, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<OperationResponseAdmin>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -2789,7 +2488,7 @@ pub type ListAdminsVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`with_external_id`](Self::with_external_id).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ListAdmins<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2832,13 +2531,6 @@ impl<'a> ListAdmins<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<AdminView>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Vec<AdminView>>> {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_ADMINS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_admins",
@@ -2868,7 +2560,7 @@ pub type DeleteAdminsVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::delete_admins` (Delete administrators).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteAdmins<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2912,16 +2604,6 @@ impl<'a> DeleteAdmins<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -2972,7 +2654,7 @@ pub type GetAdminVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::get_admin` (Get administrator).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAdmin<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3007,13 +2689,6 @@ impl<'a> GetAdmin<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, AdminView> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<AdminView>> {
-        self.req.send_json_with_response()
-    }
 }
 static DELETE_ADMIN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_admin",
@@ -3043,7 +2718,7 @@ pub type DeleteAdminVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::delete_admin` (Delete administrator).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteAdmin<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3087,16 +2762,6 @@ impl<'a> DeleteAdmin<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3148,7 +2813,7 @@ pub type QueryAdminsVersion = super::versions::JsonOrJson_2;
 ///
 /// Optional parameters: [`include_delegated_admins`](Self::include_delegated_admins), [`include_selected_admins`](Self::include_selected_admins), [`include_system_roles`](Self::include_system_roles), [`include_privilege_groups`](Self::include_privilege_groups), [`with_external_id`](Self::with_external_id), [`with_delegated_ecs`](Self::with_delegated_ecs).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryAdmins<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3250,16 +2915,6 @@ impl<'a> QueryAdmins<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, TenantManagementPage> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<TenantManagementPage>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static AP_COUNT_SUMMARY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "ap_count_summary",
@@ -3289,7 +2944,7 @@ pub type ApCountSummaryVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::ap_count_summary` (Ap count summary).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ApCountSummary<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3343,16 +2998,6 @@ impl<'a> ApCountSummary<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, QueryResponseApCountSummary> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<QueryResponseApCountSummary>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_USER_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_user_profile",
@@ -3382,7 +3027,7 @@ pub type GetUserProfileVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::get_user_profile` (Get user profile).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetUserProfile<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3417,13 +3062,6 @@ impl<'a> GetUserProfile<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, UserProfile> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<UserProfile>> {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_USER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_user",
@@ -3453,7 +3091,7 @@ pub type UpdateUserVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::update_user` (Update user).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateUser<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3488,16 +3126,6 @@ impl<'a> UpdateUser<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, OperationResponseUserProfile> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<OperationResponseUserProfile>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static REPLACE_OWN_TENANT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "replace_own_tenant",
@@ -3527,7 +3155,7 @@ pub type ReplaceOwnTenantVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::replace_own_tenant` (Replace own tenant).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ReplaceOwnTenant<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3562,13 +3190,6 @@ impl<'a> ReplaceOwnTenant<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ApiCallInfo> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<ApiCallInfo>> {
-        self.req.send_json_with_response()
-    }
 }
 static GET_DELEGATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_delegation",
@@ -3598,7 +3219,7 @@ pub type GetDelegationVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::get_delegation` (Get delegation).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetDelegation<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3633,13 +3254,6 @@ impl<'a> GetDelegation<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Delegation> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Delegation>> {
-        self.req.send_json_with_response()
-    }
 }
 static ACCEPT_OR_REJECT_DELEGATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "accept_or_reject_delegation",
@@ -3669,7 +3283,7 @@ pub type AcceptOrRejectDelegationVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::accept_or_reject_delegation` (Accept or reject delegation).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AcceptOrRejectDelegation<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3713,16 +3327,6 @@ impl<'a> AcceptOrRejectDelegation<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<OperationResponseDelegation>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3773,7 +3377,7 @@ pub type DeleteDelegationVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::delete_delegation` (Delete delegation).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteDelegation<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3818,16 +3422,6 @@ impl<'a> DeleteDelegation<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::OperationResponseVoid>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -3866,7 +3460,7 @@ static INVITE_SUPPORT: ruckus_one_runtime::internal::Operation = ruckus_one_runt
 /// Request builder for `TenantsClient::invite_support` (Invite support).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct InviteSupport<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3904,16 +3498,6 @@ impl<'a> InviteSupport<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<OperationResponseDelegation>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3953,7 +3537,7 @@ static DELETE_SUPPORT_DELEGATION: ruckus_one_runtime::internal::Operation = ruck
 /// Request builder for `TenantsClient::delete_support_delegation` (Delete support delegation).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteSupportDelegation<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3991,16 +3575,6 @@ impl<'a> DeleteSupportDelegation<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::OperationResponseVoid>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4052,7 +3626,7 @@ pub type GetDelegationsVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`type_`](Self::type_).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetDelegations<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4095,13 +3669,6 @@ impl<'a> GetDelegations<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<Delegation>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<Vec<Delegation>>> {
-        self.req.send_json_with_response()
-    }
 }
 static INVITE_VAR: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "invite_var",
@@ -4131,7 +3698,7 @@ pub type InviteVarVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::invite_var` (Invite var).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct InviteVar<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4175,16 +3742,6 @@ impl<'a> InviteVar<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<OperationResponseDelegation>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4236,7 +3793,7 @@ pub type GetAuthenticationsVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`with_extended_role`](Self::with_extended_role).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAuthentications<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4279,16 +3836,6 @@ impl<'a> GetAuthentications<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<AuthenticationInfo>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<Vec<AuthenticationInfo>>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static ADD_AUTHENTICATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_authentication",
@@ -4318,7 +3865,7 @@ pub type AddAuthenticationVersion = super::versions::V1OrJson;
 /// Request builder for `TenantsClient::add_authentication` (Add authentication).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddAuthentication<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4353,16 +3900,6 @@ impl<'a> AddAuthentication<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, AuthenticationInfo> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<AuthenticationInfo>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_ACCOUNT_DETAILS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_account_details",
@@ -4381,7 +3918,7 @@ static GET_ACCOUNT_DETAILS: ruckus_one_runtime::internal::Operation = ruckus_one
 /// Request builder for `TenantsClient::get_account_details` (Get account details).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetAccountDetails<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4409,12 +3946,5 @@ impl<'a> GetAccountDetails<'a> {
     #[inline]
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, AccountInfo> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<AccountInfo>> {
-        self.req.send_json_with_response()
     }
 }

@@ -27,7 +27,7 @@ pub type CreateVenueApVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::create_venue_ap` (Add or import APs).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueAp<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -68,16 +68,6 @@ impl<'a> CreateVenueAp<'a> {
         ruckus_one_runtime::Accepted<CreateVenueApResponse, super::activities::Activity>,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<CreateVenueApResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -125,7 +115,7 @@ pub type GetVenueApImportResultsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::get_venue_ap_import_results` (Get AP import results).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApImportResults<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -160,16 +150,6 @@ impl<'a> GetVenueApImportResults<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ApsImportResults> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<ApsImportResults>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static CREATE_VENUE_AP_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_ap_group",
@@ -188,7 +168,7 @@ static CREATE_VENUE_AP_GROUP: ruckus_one_runtime::internal::Operation = ruckus_o
 /// Request builder for `WirelessApsClient::create_venue_ap_group` (Create AP group).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueApGroup<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -226,16 +206,6 @@ impl<'a> CreateVenueApGroup<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -286,7 +256,7 @@ pub type CreateVenueApGroupV1Version = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::create_venue_ap_group_v1` (Create AP group (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct CreateVenueApGroupV1<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -330,16 +300,6 @@ impl<'a> CreateVenueApGroupV1<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -391,7 +351,7 @@ pub type QueryVenueApsVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`mesh`](Self::mesh).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueAps<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -454,16 +414,6 @@ impl<'a> QueryVenueAps<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResult> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_VENUE_AP_CLIENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_ap_clients",
@@ -493,7 +443,7 @@ pub type QueryVenueApClientsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::query_venue_ap_clients` (Query AP clients).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueApClients<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -549,16 +499,6 @@ impl<'a> QueryVenueApClients<'a> {
     ) -> ruckus_one_runtime::Sending<'a, QueryResponseApClientQueryData> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<QueryResponseApClientQueryData>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_VENUE_APS_COMPATIBILITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_aps_compatibilities",
@@ -588,7 +528,7 @@ pub type QueryVenueApsCompatibilitiesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::query_venue_aps_compatibilities` (Query AP compatibilities (per AP)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueApsCompatibilities<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -644,16 +584,6 @@ impl<'a> QueryVenueApsCompatibilities<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ApCompatibilityPage> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<ApCompatibilityPage>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_VENUE_AP_COMPATIBILITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_ap_compatibilities",
@@ -684,7 +614,7 @@ pub type QueryVenueApCompatibilitiesVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`pre_check`](Self::pre_check).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueApCompatibilities<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -749,16 +679,6 @@ impl<'a> QueryVenueApCompatibilities<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ApCompatibilityPage> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<ApCompatibilityPage>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_VENUE_EDGE_APP_COMPATIBILITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_edge_app_compatibilities",
@@ -778,7 +698,7 @@ static QUERY_VENUE_EDGE_APP_COMPATIBILITIES: ruckus_one_runtime::internal::Opera
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryVenueEdgeAppCompatibilities<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -832,16 +752,6 @@ impl<'a> QueryVenueEdgeAppCompatibilities<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::QueryResult> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_VENUE_AP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap",
@@ -871,7 +781,7 @@ pub type GetVenueApVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::get_venue_ap` (Get AP).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueAp<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -906,13 +816,6 @@ impl<'a> GetVenueAp<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, AccessPoint> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<AccessPoint>> {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_AP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap",
@@ -942,7 +845,7 @@ pub type UpdateVenueApVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::update_venue_ap` (Update AP).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueAp<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -986,16 +889,6 @@ impl<'a> UpdateVenueAp<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -1047,7 +940,7 @@ pub type DeleteVenueApVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`reset_firmware`](Self::reset_firmware).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteVenueAp<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1101,16 +994,6 @@ impl<'a> DeleteVenueAp<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -1160,7 +1043,7 @@ pub type GetApPictureVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::get_ap_picture` (Get AP picture).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApPicture<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1195,13 +1078,6 @@ impl<'a> GetApPicture<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ApPictures> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<ApPictures>> {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_AP_PICTURE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_picture",
@@ -1232,7 +1108,7 @@ pub type UpdateApPictureVersion = super::versions::V1OrJson;
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApPicture<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1283,16 +1159,6 @@ impl<'a> UpdateApPicture<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -1342,7 +1208,7 @@ pub type DeleteApPictureVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::delete_ap_picture` (Delete AP picture).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteApPicture<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1386,16 +1252,6 @@ impl<'a> DeleteApPicture<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -1446,7 +1302,7 @@ pub type GetApLogsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::get_ap_logs` (Get AP logs).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApLogs<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1481,13 +1337,6 @@ impl<'a> GetApLogs<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ApLogs> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<ApLogs>> {
-        self.req.send_json_with_response()
-    }
 }
 static GET_AP_PACKETS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_packets",
@@ -1517,7 +1366,7 @@ pub type GetApPacketsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::get_ap_packets` (Get AP packet capture).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApPackets<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1552,13 +1401,6 @@ impl<'a> GetApPackets<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ApPackets> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<ApPackets>> {
-        self.req.send_json_with_response()
-    }
 }
 static GET_AP_WIFI_DHCP_CLIENT_LEASES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_wifi_dhcp_client_leases",
@@ -1588,7 +1430,7 @@ pub type GetApWifiDhcpClientLeasesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::get_ap_wifi_dhcp_client_leases` (Get AP Wi-Fi DHCP client leases).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApWifiDhcpClientLeases<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1623,16 +1465,6 @@ impl<'a> GetApWifiDhcpClientLeases<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, WifiDhcpClientLeases> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<WifiDhcpClientLeases>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_AP_WIFI_DHCP_POOL_USAGES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_wifi_dhcp_pool_usages",
@@ -1662,7 +1494,7 @@ pub type GetApWifiDhcpPoolUsagesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::get_ap_wifi_dhcp_pool_usages` (Get AP Wi-Fi DHCP pool usages).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApWifiDhcpPoolUsages<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1699,16 +1531,6 @@ impl<'a> GetApWifiDhcpPoolUsages<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::WifiDhcpPoolUsages> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiDhcpPoolUsages>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static PATCH_AP_CLIENT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_ap_client",
@@ -1738,7 +1560,7 @@ pub type PatchApClientVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::patch_ap_client` (Patch AP client).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchApClient<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1782,16 +1604,6 @@ impl<'a> PatchApClient<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -1842,7 +1654,7 @@ pub type PatchApDiagnosisCommandsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::patch_ap_diagnosis_commands` (Patch AP diagnosis commands).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchApDiagnosisCommands<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1879,16 +1691,6 @@ impl<'a> PatchApDiagnosisCommands<'a> {
     ) -> ruckus_one_runtime::Sending<'a, ApDiagnosisCommandResponseOperationResponse> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<ApDiagnosisCommandResponseOperationResponse>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static PATCH_AP_NEIGHBORS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_ap_neighbors",
@@ -1918,7 +1720,7 @@ pub type PatchApNeighborsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::patch_ap_neighbors` (Patch AP neighbors).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchApNeighbors<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -1962,16 +1764,6 @@ impl<'a> PatchApNeighbors<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -2022,7 +1814,7 @@ pub type PatchApPacketsVersion = super::versions::JsonOrJson_2;
 /// Request builder for `WirelessApsClient::patch_ap_packets` (Patch AP packet capture).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchApPackets<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2066,16 +1858,6 @@ impl<'a> PatchApPackets<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<ApPacketActionResponseOperationResponse>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -2126,7 +1908,7 @@ pub type PatchApSystemCommandsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::patch_ap_system_commands` (Patch AP system commands).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct PatchApSystemCommands<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2161,16 +1943,6 @@ impl<'a> PatchApSystemCommands<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<serde_json::Value>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static QUERY_AP_NEIGHBORS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_ap_neighbors",
@@ -2200,7 +1972,7 @@ pub type QueryApNeighborsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::query_ap_neighbors` (Query AP neighbors).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`pages`](Self::pages), [`items`](Self::items).
+/// Then one of: [`send`](Self::send), [`pages`](Self::pages), [`items`](Self::items).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct QueryApNeighbors<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2254,13 +2026,6 @@ impl<'a> QueryApNeighbors<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ApNeighborPage> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<ApNeighborPage>> {
-        self.req.send_json_with_response()
-    }
 }
 static ADD_SNMP_AGENT_PROFILE_TO_AP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_snmp_agent_profile_to_ap",
@@ -2290,7 +2055,7 @@ pub type AddSnmpAgentProfileToApVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::add_snmp_agent_profile_to_ap` (Add SNMP agent profile to AP).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddSnmpAgentProfileToAp<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2334,16 +2099,6 @@ impl<'a> AddSnmpAgentProfileToAp<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -2394,7 +2149,7 @@ pub type RemoveSnmpAgentProfileFromApVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::remove_snmp_agent_profile_from_ap` (Remove SNMP agent profile from AP).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveSnmpAgentProfileFromAp<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2438,16 +2193,6 @@ impl<'a> RemoveSnmpAgentProfileFromAp<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -2498,7 +2243,7 @@ pub type AddIotControllerToApVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::add_iot_controller_to_ap` (Add IoT controller to AP).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddIotControllerToAp<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2542,16 +2287,6 @@ impl<'a> AddIotControllerToAp<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -2602,7 +2337,7 @@ pub type RemoveIotControllerFromApVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::remove_iot_controller_from_ap` (Remove IoT controller from AP).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveIotControllerFromAp<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2646,16 +2381,6 @@ impl<'a> RemoveIotControllerFromAp<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -2706,7 +2431,7 @@ pub type AddClientIsolationProfileToApLanPortVersion = super::versions::V1OrJson
 /// Request builder for `WirelessApsClient::add_client_isolation_profile_to_ap_lan_port` (Add client isolation profile to AP LAN port).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddClientIsolationProfileToApLanPort<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2753,16 +2478,6 @@ impl<'a> AddClientIsolationProfileToApLanPort<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -2813,7 +2528,7 @@ pub type RemoveClientIsolationProfileFromApLanPortVersion = super::versions::V1O
 /// Request builder for `WirelessApsClient::remove_client_isolation_profile_from_ap_lan_port` (Remove client isolation profile from AP LAN port).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveClientIsolationProfileFromApLanPort<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2860,16 +2575,6 @@ impl<'a> RemoveClientIsolationProfileFromApLanPort<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -2921,7 +2626,7 @@ pub type AddSoftGreProfileToApLanPortVersion = super::versions::JsonOrJson_2;
 ///
 /// Optional parameters: [`body`](Self::body).
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddSoftGreProfileToApLanPort<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -2972,16 +2677,6 @@ impl<'a> AddSoftGreProfileToApLanPort<'a> {
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
-    }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
     ///
@@ -3031,7 +2726,7 @@ pub type RemoveSoftGreProfileFromApLanPortVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::remove_soft_gre_profile_from_ap_lan_port` (Remove SoftGRE profile from AP LAN port).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveSoftGreProfileFromApLanPort<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3075,16 +2770,6 @@ impl<'a> RemoveSoftGreProfileFromApLanPort<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3135,7 +2820,7 @@ pub type AddEthernetPortProfileToApLanPortVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::add_ethernet_port_profile_to_ap_lan_port` (Add Ethernet port profile to AP LAN port).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddEthernetPortProfileToApLanPort<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3179,16 +2864,6 @@ impl<'a> AddEthernetPortProfileToApLanPort<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3239,7 +2914,7 @@ pub type RemoveEthernetPortProfileFromApLanPortVersion = super::versions::V1OrJs
 /// Request builder for `WirelessApsClient::remove_ethernet_port_profile_from_ap_lan_port` (Remove Ethernet port profile from AP LAN port).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveEthernetPortProfileFromApLanPort<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3286,16 +2961,6 @@ impl<'a> RemoveEthernetPortProfileFromApLanPort<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3346,7 +3011,7 @@ pub type AddMulticastDnsProxyProfileToApVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::add_multicast_dns_proxy_profile_to_ap` (Add multicast DNS proxy profile to AP).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AddMulticastDnsProxyProfileToAp<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3390,16 +3055,6 @@ impl<'a> AddMulticastDnsProxyProfileToAp<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3450,7 +3105,7 @@ pub type RemoveMulticastDnsProxyProfileFromApVersion = super::versions::V1OrJson
 /// Request builder for `WirelessApsClient::remove_multicast_dns_proxy_profile_from_ap` (Remove multicast DNS proxy profile from AP).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct RemoveMulticastDnsProxyProfileFromAp<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3497,16 +3152,6 @@ impl<'a> RemoveMulticastDnsProxyProfileFromAp<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3557,7 +3202,7 @@ pub type GetApFloorPositionVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::get_ap_floor_position` (Get AP floor position).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApFloorPosition<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3592,13 +3237,6 @@ impl<'a> GetApFloorPosition<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ApFloorPosition> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ruckus_one_runtime::Response<ApFloorPosition>> {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_AP_FLOOR_POSITION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_floor_position",
@@ -3628,7 +3266,7 @@ pub type UpdateApFloorPositionVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::update_ap_floor_position` (Update AP floor position).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApFloorPosition<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3672,16 +3310,6 @@ impl<'a> UpdateApFloorPosition<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3732,7 +3360,7 @@ pub type DeleteApFloorPositionVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::delete_ap_floor_position` (Delete AP floor position).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeleteApFloorPosition<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3776,16 +3404,6 @@ impl<'a> DeleteApFloorPosition<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -3836,7 +3454,7 @@ pub type GetVenueApAvailableLteBandsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::get_venue_ap_available_lte_bands` (Get venue ap available lte bands).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueApAvailableLteBands<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3871,16 +3489,6 @@ impl<'a> GetVenueApAvailableLteBands<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<VenueApAvailableLteBands>> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<Vec<VenueApAvailableLteBands>>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_AP_MODEL_CAPABILITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_model_capabilities",
@@ -3910,7 +3518,7 @@ pub type GetApModelCapabilitiesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::get_ap_model_capabilities` (Get ap model capabilities).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApModelCapabilities<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -3947,16 +3555,6 @@ impl<'a> GetApModelCapabilities<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApModelCapabilities> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::VenueApModelCapabilities>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_AP_LAN_PORT_OVERWRITE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_lan_port_overwrite_settings",
@@ -3986,7 +3584,7 @@ pub type GetApLanPortOverwriteSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::get_ap_lan_port_overwrite_settings` (Get ap lan port overwrite settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetApLanPortOverwriteSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4021,16 +3619,6 @@ impl<'a> GetApLanPortOverwriteSettings<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, ApLanPortSettings> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<ApLanPortSettings>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_AP_LAN_PORT_OVERWRITE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_lan_port_overwrite_settings",
@@ -4060,7 +3648,7 @@ pub type UpdateApLanPortOverwriteSettingsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::update_ap_lan_port_overwrite_settings` (Update ap lan port overwrite settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateApLanPortOverwriteSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4104,16 +3692,6 @@ impl<'a> UpdateApLanPortOverwriteSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4164,7 +3742,7 @@ pub type DeactivateDhcpConfigServiceProfileOnVenueVersion = super::versions::V1O
 /// Request builder for `WirelessApsClient::deactivate_dhcp_config_service_profile_on_venue` (Deactivate dhcp config service profile on venue).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateDhcpConfigServiceProfileOnVenue<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4211,16 +3789,6 @@ impl<'a> DeactivateDhcpConfigServiceProfileOnVenue<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4271,7 +3839,7 @@ pub type GetVenueDhcpConfigServiceProfileSettingsVersion = super::versions::V1Or
 /// Request builder for `WirelessApsClient::get_venue_dhcp_config_service_profile_settings` (Get venue dhcp config service profile settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueDhcpConfigServiceProfileSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4314,18 +3882,6 @@ impl<'a> GetVenueDhcpConfigServiceProfileSettings<'a> {
     > {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<
-            super::common::VenueDhcpConfigServiceProfileSettings,
-        >,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static ACTIVATE_DHCP_CONFIG_SERVICE_PROFILE_ON_VENUE_AND_UPDATE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_dhcp_config_service_profile_on_venue_and_update_settings",
@@ -4355,7 +3911,7 @@ pub type ActivateDhcpConfigServiceProfileOnVenueAndUpdateSettingsVersion = super
 /// Request builder for `WirelessApsClient::activate_dhcp_config_service_profile_on_venue_and_update_settings` (Activate dhcp config service profile on venue and update settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateDhcpConfigServiceProfileOnVenueAndUpdateSettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4402,16 +3958,6 @@ impl<'a> ActivateDhcpConfigServiceProfileOnVenueAndUpdateSettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4462,7 +4008,7 @@ pub type DisassociateIotControllerFromVenueVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::disassociate_iot_controller_from_venue` (Disassociate iot controller from venue).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DisassociateIotControllerFromVenue<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4509,16 +4055,6 @@ impl<'a> DisassociateIotControllerFromVenue<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4569,7 +4105,7 @@ pub type AssociateIotControllerWithVenueVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::associate_iot_controller_with_venue` (Associate iot controller with venue).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct AssociateIotControllerWithVenue<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4613,16 +4149,6 @@ impl<'a> AssociateIotControllerWithVenue<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4673,7 +4199,7 @@ pub type DeactivateLbsServerProfileOnVenueVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::deactivate_lbs_server_profile_on_venue` (Deactivate lbs server profile on venue).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateLbsServerProfileOnVenue<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4717,16 +4243,6 @@ impl<'a> DeactivateLbsServerProfileOnVenue<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4777,7 +4293,7 @@ pub type ActivateLbsServerProfileOnVenueVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::activate_lbs_server_profile_on_venue` (Activate lbs server profile on venue).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateLbsServerProfileOnVenue<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4821,16 +4337,6 @@ impl<'a> ActivateLbsServerProfileOnVenue<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4881,7 +4387,7 @@ pub type DeactivateRoguePolicyOnVenueVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::deactivate_rogue_policy_on_venue` (Deactivate rogue policy on venue).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateRoguePolicyOnVenue<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -4925,16 +4431,6 @@ impl<'a> DeactivateRoguePolicyOnVenue<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -4985,7 +4481,7 @@ pub type ActivateRoguePolicyOnVenueVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::activate_rogue_policy_on_venue` (Activate rogue policy on venue).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateRoguePolicyOnVenue<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5029,16 +4525,6 @@ impl<'a> ActivateRoguePolicyOnVenue<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5089,7 +4575,7 @@ pub type GetVenueRoguePolicySettingsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::get_venue_rogue_policy_settings` (Get venue rogue policy settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueRoguePolicySettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5126,16 +4612,6 @@ impl<'a> GetVenueRoguePolicySettings<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::VenueRoguePolicySettings> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::VenueRoguePolicySettings>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static UPDATE_VENUE_ROGUE_POLICY_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_rogue_policy_settings",
@@ -5165,7 +4641,7 @@ pub type UpdateVenueRoguePolicySettingsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::update_venue_rogue_policy_settings` (Update venue rogue policy settings).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UpdateVenueRoguePolicySettings<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5209,16 +4685,6 @@ impl<'a> UpdateVenueRoguePolicySettings<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5269,7 +4735,7 @@ pub type DeactivateSnmpAgentProfileOnVenueVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::deactivate_snmp_agent_profile_on_venue` (Deactivate snmp agent profile on venue).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateSnmpAgentProfileOnVenue<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5313,16 +4779,6 @@ impl<'a> DeactivateSnmpAgentProfileOnVenue<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5373,7 +4829,7 @@ pub type ActivateSnmpAgentProfileOnVenueVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::activate_snmp_agent_profile_on_venue` (Activate snmp agent profile on venue).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateSnmpAgentProfileOnVenue<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5417,16 +4873,6 @@ impl<'a> ActivateSnmpAgentProfileOnVenue<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5477,7 +4923,7 @@ pub type DeactivateSyslogServerProfileOnVenueVersion = super::versions::V1OrJson
 /// Request builder for `WirelessApsClient::deactivate_syslog_server_profile_on_venue` (Deactivate syslog server profile on venue).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct DeactivateSyslogServerProfileOnVenue<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5524,16 +4970,6 @@ impl<'a> DeactivateSyslogServerProfileOnVenue<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5584,7 +5020,7 @@ pub type ActivateSyslogServerProfileOnVenueVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::activate_syslog_server_profile_on_venue` (Activate syslog server profile on venue).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response), [`send_and_wait`](Self::send_and_wait).
+/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct ActivateSyslogServerProfileOnVenue<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5631,16 +5067,6 @@ impl<'a> ActivateSyslogServerProfileOnVenue<'a> {
         >,
     > {
         self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiOperationResponseRequestIdOnly>,
-    > {
-        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
     /// then `Accepted::wait`.
@@ -5696,7 +5122,7 @@ pub type GetWifiAvailableChannelsOfVenueVersion = super::versions::V1_1OrV1OrJso
 /// Request builder for `WirelessApsClient::get_wifi_available_channels_of_venue` (Get wifi available channels of venue).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetWifiAvailableChannelsOfVenue<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5733,16 +5159,6 @@ impl<'a> GetWifiAvailableChannelsOfVenue<'a> {
     ) -> ruckus_one_runtime::Sending<'a, super::common::WifiAvailableChannels> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiAvailableChannels>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_VENUE_WIFI_DHCP_CLIENT_LEASES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_wifi_dhcp_client_leases",
@@ -5772,7 +5188,7 @@ pub type GetVenueWifiDhcpClientLeasesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::get_venue_wifi_dhcp_client_leases` (Get venue wifi dhcp client leases).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueWifiDhcpClientLeases<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5807,16 +5223,6 @@ impl<'a> GetVenueWifiDhcpClientLeases<'a> {
     pub fn send(self) -> ruckus_one_runtime::Sending<'a, WifiDhcpClientLeases> {
         self.req.send_json()
     }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<WifiDhcpClientLeases>,
-    > {
-        self.req.send_json_with_response()
-    }
 }
 static GET_VENUE_WIFI_DHCP_POOL_USAGES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_wifi_dhcp_pool_usages",
@@ -5846,7 +5252,7 @@ pub type GetVenueWifiDhcpPoolUsagesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessApsClient::get_venue_wifi_dhcp_pool_usages` (Get venue wifi dhcp pool usages).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_with_response`](Self::send_with_response).
+/// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct GetVenueWifiDhcpPoolUsages<'a> {
     req: ruckus_one_runtime::internal::Request<'a>,
@@ -5882,15 +5288,5 @@ impl<'a> GetVenueWifiDhcpPoolUsages<'a> {
         self,
     ) -> ruckus_one_runtime::Sending<'a, super::common::WifiDhcpPoolUsages> {
         self.req.send_json()
-    }
-    /// Like `send`, also returning the answer's status, headers and request id.
-    #[inline]
-    pub fn send_with_response(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Response<super::common::WifiDhcpPoolUsages>,
-    > {
-        self.req.send_json_with_response()
     }
 }
