@@ -225,8 +225,7 @@ fn object_deserialize(name: &proc_macro2::Ident, fields: &[FieldIr], open: bool)
                     #check
                     Ok(value)
                 }
-                let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-                fields(&mut f).map_err(|e| e.into_error(#model))
+                ruckus_one_runtime::internal::object::Fields::decode(deserializer, #model, fields)
             }
         }
     }

@@ -6,10 +6,17 @@
 //! `Deserialize`, the code per model is small and compiled once instead of once per
 //! deserializer, which keeps the build time of a crate with a thousand models in check.
 //! Its `Serialize` likewise writes the fields in one non-generic function ([`Writer`]); only
-//! the steps that touch the deserializer or serializer ([`Fields::read`], [`Writer::finish`])
+//! the steps that touch the deserializer or serializer ([`Fields::decode`], [`Writer::finish`])
 //! are generic, so they are compiled once per deserializer, not once per model. Generated code
 //! calls these by their paths (`ruckus_one_runtime::internal::object::Fields`); they are not
 //! meant for application code.
+
+// Generic functions here are compiled once per field type of the client's models (about 900
+// types) in every debug build of the client: `?` costs two more generic functions each time.
+#![allow(
+    clippy::question_mark,
+    reason = "`match` instead of `?` in generic code; see above"
+)]
 
 use crate::RawJson;
 use serde::de::{self, DeserializeOwned};
@@ -42,9 +49,27 @@ impl fmt::Display for FieldError {
 impl Fields {
     /// Reads the JSON object a model is decoded from (generic over the deserializer only).
     /// Models decode from serde_json's deserializers (text, bytes, readers and `Value`s).
-    pub fn read<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+    fn read<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         BTreeMap::<String, RawJson>::deserialize(deserializer)
             .map(|map| Fields { map, error: None })
+    }
+
+    /// A model's whole `Deserialize`: reads the object, then `fields` takes the model's fields
+    /// out of it; an error names `model` and the field. One call per model keeps the glue
+    /// (`?`, `map_err`) out of the generated code.
+    pub fn decode<'de, D: Deserializer<'de>, T>(
+        deserializer: D,
+        model: &str,
+        fields: fn(&mut Fields) -> Result<T, FieldError>,
+    ) -> Result<T, D::Error> {
+        let mut f = match Fields::read(deserializer) {
+            Ok(f) => f,
+            Err(e) => return Err(e),
+        };
+        match fields(&mut f) {
+            Ok(v) => Ok(v),
+            Err(e) => Err(e.into_error(model)),
+        }
     }
 
     /// A field that must be present (and not `null` unless `T` accepts it).
@@ -131,7 +156,7 @@ impl Fields {
 
 impl FieldError {
     /// The deserializer's error for this field of `model`.
-    pub fn into_error<E: de::Error>(self, model: &str) -> E {
+    fn into_error<E: de::Error>(self, model: &str) -> E {
         E::custom(format_args!("`{model}` {self}"))
     }
 }
@@ -147,21 +172,33 @@ fn decode<T: DeserializeOwned>(text: &str) -> Result<T, serde_json::Error> {
 }
 
 /// Decodes a JSON array's text element by element: the array is split into the elements'
-/// texts once (the same code for every list), so a list of `T` costs one loop per `T` instead
-/// of serde's sequence machinery.
+/// texts by one function for every list ([`each_element`]), so a list of `T` costs this and
+/// one closure per `T` instead of serde's sequence machinery.
 fn decode_list<T: DeserializeOwned>(text: &str) -> Result<Vec<T>, serde_json::Error> {
+    let mut out = Vec::new();
+    let failed = each_element(text, &mut |element| match decode(element) {
+        Ok(v) => {
+            out.push(v);
+            None
+        }
+        Err(e) => Some(e),
+    });
+    match failed {
+        Some(e) => Err(e),
+        None => Ok(out),
+    }
+}
+
+/// Calls `each` with the text of every element of the JSON array `text`, up to the first error.
+fn each_element(
+    text: &str,
+    each: &mut dyn FnMut(&str) -> Option<serde_json::Error>,
+) -> Option<serde_json::Error> {
     let elements = match elements(text) {
         Ok(elements) => elements,
-        Err(e) => return Err(e),
+        Err(e) => return Some(e),
     };
-    let mut out = Vec::with_capacity(elements.len());
-    for element in elements {
-        match decode(element.get()) {
-            Ok(v) => out.push(v),
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(out)
+    elements.iter().find_map(|element| each(element.get()))
 }
 
 fn elements(text: &str) -> Result<Vec<&RawValue>, serde_json::Error> {
@@ -181,6 +218,9 @@ fn invalid(field: &str, e: serde_json::Error) -> FieldError {
         problem: e.to_string(),
     }
 }
+
+/// Writes element `i` of a list to the text (see [`Writer::list`]).
+type WriteElement<'v> = dyn FnMut(usize, &mut Vec<u8>) -> Result<(), serde_json::Error> + 'v;
 
 /// The fields of one JSON object being written from a model, in the model's field order, each
 /// as its JSON text (a nested model's unknown values stay exact).
@@ -208,13 +248,21 @@ impl Writer {
 
     /// A required list, written element by element (see `decode_list`).
     pub fn list<T: Serialize>(&mut self, field: &str, values: &[T]) {
+        self.write_list(field, values.len(), &mut |i, text| match values.get(i) {
+            Some(value) => value.serialize(&mut serde_json::Serializer::new(text)),
+            None => Ok(()),
+        });
+    }
+
+    /// A list of `len` elements, `each` writing element `i` to the text.
+    fn write_list(&mut self, field: &str, len: usize, each: &mut WriteElement<'_>) {
         let mut text = vec![b'['];
         let mut written = Ok(());
-        for value in values {
-            if text.len() > 1 {
+        for i in 0..len {
+            if i > 0 {
                 text.push(b',');
             }
-            written = value.serialize(&mut serde_json::Serializer::new(&mut text));
+            written = each(i, &mut text);
             if written.is_err() {
                 break;
             }
@@ -311,8 +359,7 @@ pub(crate) mod tests {
                 f.check()?;
                 Ok(port)
             }
-            let mut f = Fields::read(d)?;
-            fields(&mut f).map_err(|e| e.into_error("Port"))
+            Fields::decode(d, "Port", fields)
         }
     }
 

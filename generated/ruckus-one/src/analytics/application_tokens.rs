@@ -75,8 +75,11 @@ impl<'de> serde::Deserialize<'de> for ApplicationToken {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApplicationToken"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApplicationToken",
+            fields,
+        )
     }
 }
 impl ApplicationToken {
@@ -168,8 +171,11 @@ impl<'de> serde::Deserialize<'de> for CreateApplicationTokenRequest {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("CreateApplicationTokenRequest"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "CreateApplicationTokenRequest",
+            fields,
+        )
     }
 }
 impl CreateApplicationTokenRequest {

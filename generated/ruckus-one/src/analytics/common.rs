@@ -78,8 +78,11 @@ impl<'de> serde::Deserialize<'de> for ErrorBody {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ErrorBody"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ErrorBody",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -181,8 +184,11 @@ impl<'de> serde::Deserialize<'de> for ErrorMessage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ErrorMessage"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ErrorMessage",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -286,8 +292,11 @@ impl<'de> serde::Deserialize<'de> for NodePathElement {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("NodePathElement"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "NodePathElement",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -397,8 +406,11 @@ impl<'de> serde::Deserialize<'de> for ResourceGroup {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ResourceGroup"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ResourceGroup",
+            fields,
+        )
     }
 }
 #[cfg(any(feature = "analytics-resource-groups", feature = "analytics-users"))]
@@ -494,8 +506,11 @@ impl<'de> serde::Deserialize<'de> for ResourceGroupFilter {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ResourceGroupFilter"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ResourceGroupFilter",
+            fields,
+        )
     }
 }
 #[cfg(any(feature = "analytics-resource-groups", feature = "analytics-users"))]

@@ -90,8 +90,11 @@ impl<'de> serde::Deserialize<'de> for License {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("License"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "License",
+            fields,
+        )
     }
 }
 impl License {
@@ -212,8 +215,11 @@ impl<'de> serde::Deserialize<'de> for LicenseAssignment {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("LicenseAssignment"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "LicenseAssignment",
+            fields,
+        )
     }
 }
 impl LicenseAssignment {
@@ -290,8 +296,11 @@ impl<'de> serde::Deserialize<'de> for LicenseAssignmentUpdate {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("LicenseAssignmentUpdate"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "LicenseAssignmentUpdate",
+            fields,
+        )
     }
 }
 impl LicenseAssignmentUpdate {
@@ -353,8 +362,11 @@ impl<'de> serde::Deserialize<'de> for LicenseHierarchy {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("LicenseHierarchy"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "LicenseHierarchy",
+            fields,
+        )
     }
 }
 impl LicenseHierarchy {
@@ -454,8 +466,11 @@ impl<'de> serde::Deserialize<'de> for LicenseHierarchyAp {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("LicenseHierarchyAp"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "LicenseHierarchyAp",
+            fields,
+        )
     }
 }
 impl LicenseHierarchyAp {
@@ -564,8 +579,11 @@ impl<'de> serde::Deserialize<'de> for LicenseHierarchyChild {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("LicenseHierarchyChild"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "LicenseHierarchyChild",
+            fields,
+        )
     }
 }
 impl LicenseHierarchyChild {
@@ -643,8 +661,11 @@ impl<'de> serde::Deserialize<'de> for LicenseHierarchyQuery {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("LicenseHierarchyQuery"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "LicenseHierarchyQuery",
+            fields,
+        )
     }
 }
 impl LicenseHierarchyQuery {
@@ -729,8 +750,11 @@ impl<'de> serde::Deserialize<'de> for LicenseUpdateResult {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("LicenseUpdateResult"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "LicenseUpdateResult",
+            fields,
+        )
     }
 }
 impl LicenseUpdateResult {
@@ -821,8 +845,11 @@ impl<'de> serde::Deserialize<'de> for OrphanedAp {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("OrphanedAp"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "OrphanedAp",
+            fields,
+        )
     }
 }
 impl OrphanedAp {
@@ -899,8 +926,11 @@ impl<'de> serde::Deserialize<'de> for OrphanedApDeletion {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("OrphanedApDeletion"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "OrphanedApDeletion",
+            fields,
+        )
     }
 }
 impl OrphanedApDeletion {

@@ -99,8 +99,11 @@ impl<'de> serde::Deserialize<'de> for OnboardedSystem {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("OnboardedSystem"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "OnboardedSystem",
+            fields,
+        )
     }
 }
 impl OnboardedSystem {
@@ -236,8 +239,11 @@ impl<'de> serde::Deserialize<'de> for OnboardedSystemMetadata {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("OnboardedSystemMetadata"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "OnboardedSystemMetadata",
+            fields,
+        )
     }
 }
 impl OnboardedSystemMetadata {
@@ -334,8 +340,11 @@ impl<'de> serde::Deserialize<'de> for OnboardedSystemOnboarder {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("OnboardedSystemOnboarder"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "OnboardedSystemOnboarder",
+            fields,
+        )
     }
 }
 impl OnboardedSystemOnboarder {

@@ -107,8 +107,11 @@ impl<'de> serde::Deserialize<'de> for ResourceGroupFilterQuery {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ResourceGroupFilterQuery"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ResourceGroupFilterQuery",
+            fields,
+        )
     }
 }
 impl ResourceGroupFilterQuery {
@@ -179,8 +182,11 @@ impl<'de> serde::Deserialize<'de> for ResourceGroupFilterSearchResult {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ResourceGroupFilterSearchResult"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ResourceGroupFilterSearchResult",
+            fields,
+        )
     }
 }
 impl ResourceGroupFilterSearchResult {
@@ -273,8 +279,11 @@ impl<'de> serde::Deserialize<'de> for ResourceGroupInput {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ResourceGroupInput"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ResourceGroupInput",
+            fields,
+        )
     }
 }
 impl ResourceGroupInput {

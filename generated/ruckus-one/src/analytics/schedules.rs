@@ -107,8 +107,11 @@ impl<'de> serde::Deserialize<'de> for CreateScheduleRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("CreateScheduleRequest"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "CreateScheduleRequest",
+            fields,
+        )
     }
 }
 impl CreateScheduleRequest {
@@ -607,8 +610,11 @@ impl<'de> serde::Deserialize<'de> for Schedule {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Schedule"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Schedule",
+            fields,
+        )
     }
 }
 impl Schedule {
@@ -753,8 +759,11 @@ impl<'de> serde::Deserialize<'de> for ScheduleBatchResult {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ScheduleBatchResult"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ScheduleBatchResult",
+            fields,
+        )
     }
 }
 impl ScheduleBatchResult {
@@ -842,8 +851,11 @@ impl<'de> serde::Deserialize<'de> for ScheduleCreated {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ScheduleCreated"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ScheduleCreated",
+            fields,
+        )
     }
 }
 impl ScheduleCreated {
@@ -935,8 +947,11 @@ impl<'de> serde::Deserialize<'de> for ScheduleIds {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ScheduleIds"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ScheduleIds",
+            fields,
+        )
     }
 }
 impl ScheduleIds {
@@ -993,8 +1008,11 @@ impl<'de> serde::Deserialize<'de> for ScheduleList {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ScheduleList"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ScheduleList",
+            fields,
+        )
     }
 }
 impl ScheduleList {
@@ -1197,8 +1215,11 @@ impl<'de> serde::Deserialize<'de> for ScheduleUpdated {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ScheduleUpdated"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ScheduleUpdated",
+            fields,
+        )
     }
 }
 impl ScheduleUpdated {
@@ -1384,8 +1405,11 @@ impl<'de> serde::Deserialize<'de> for UpdateScheduleRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("UpdateScheduleRequest"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "UpdateScheduleRequest",
+            fields,
+        )
     }
 }
 impl UpdateScheduleRequest {

@@ -59,8 +59,11 @@ impl<'de> serde::Deserialize<'de> for AddInternalUserRequest {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AddInternalUserRequest"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AddInternalUserRequest",
+            fields,
+        )
     }
 }
 impl AddInternalUserRequest {
@@ -196,8 +199,11 @@ impl<'de> serde::Deserialize<'de> for InviteThirdPartyUserRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("InviteThirdPartyUserRequest"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "InviteThirdPartyUserRequest",
+            fields,
+        )
     }
 }
 impl InviteThirdPartyUserRequest {
@@ -289,8 +295,11 @@ impl<'de> serde::Deserialize<'de> for InvitedUser {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("InvitedUser"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "InvitedUser",
+            fields,
+        )
     }
 }
 impl InvitedUser {
@@ -378,8 +387,11 @@ impl<'de> serde::Deserialize<'de> for InviterUser {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("InviterUser"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "InviterUser",
+            fields,
+        )
     }
 }
 impl InviterUser {
@@ -451,8 +463,11 @@ impl<'de> serde::Deserialize<'de> for UpdateUserRequest {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("UpdateUserRequest"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "UpdateUserRequest",
+            fields,
+        )
     }
 }
 impl UpdateUserRequest {
@@ -541,8 +556,11 @@ impl<'de> serde::Deserialize<'de> for User {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("User"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "User",
+            fields,
+        )
     }
 }
 impl User {
@@ -657,8 +675,11 @@ impl<'de> serde::Deserialize<'de> for UserInvitation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("UserInvitation"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "UserInvitation",
+            fields,
+        )
     }
 }
 impl UserInvitation {
@@ -783,8 +804,11 @@ impl<'de> serde::Deserialize<'de> for UserListItem {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("UserListItem"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "UserListItem",
+            fields,
+        )
     }
 }
 impl UserListItem {
@@ -918,8 +942,11 @@ impl<'de> serde::Deserialize<'de> for UserResourceMapping {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("UserResourceMapping"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "UserResourceMapping",
+            fields,
+        )
     }
 }
 impl UserResourceMapping {

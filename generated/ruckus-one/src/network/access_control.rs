@@ -72,8 +72,11 @@ impl<'de> serde::Deserialize<'de> for AccessControlProfileV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AccessControlProfileV1"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AccessControlProfileV1",
+            fields,
+        )
     }
 }
 impl AccessControlProfileV1 {
@@ -179,8 +182,11 @@ impl<'de> serde::Deserialize<'de> for ApplicationLibraryApplication {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApplicationLibraryApplication"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApplicationLibraryApplication",
+            fields,
+        )
     }
 }
 impl ApplicationLibraryApplication {
@@ -248,8 +254,11 @@ impl<'de> serde::Deserialize<'de> for ApplicationLibraryApplications {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApplicationLibraryApplications"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApplicationLibraryApplications",
+            fields,
+        )
     }
 }
 impl ApplicationLibraryApplications {
@@ -314,8 +323,11 @@ impl<'de> serde::Deserialize<'de> for ApplicationLibraryCategories {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApplicationLibraryCategories"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApplicationLibraryCategories",
+            fields,
+        )
     }
 }
 impl ApplicationLibraryCategories {
@@ -384,8 +396,11 @@ impl<'de> serde::Deserialize<'de> for ApplicationLibraryCategory {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApplicationLibraryCategory"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApplicationLibraryCategory",
+            fields,
+        )
     }
 }
 impl ApplicationLibraryCategory {
@@ -479,8 +494,11 @@ impl<'de> serde::Deserialize<'de> for ApplicationLibrarySettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApplicationLibrarySettings"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApplicationLibrarySettings",
+            fields,
+        )
     }
 }
 impl ApplicationLibrarySettings {
@@ -603,8 +621,11 @@ impl<'de> serde::Deserialize<'de> for ApplicationPolicyV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApplicationPolicyV1"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApplicationPolicyV1",
+            fields,
+        )
     }
 }
 impl ApplicationPolicyV1 {
@@ -720,8 +741,11 @@ impl<'de> serde::Deserialize<'de> for ChangedApplication {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ChangedApplication"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ChangedApplication",
+            fields,
+        )
     }
 }
 impl ChangedApplication {
@@ -849,8 +873,11 @@ impl<'de> serde::Deserialize<'de> for ChangedApplicationImpactedItem {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ChangedApplicationImpactedItem"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ChangedApplicationImpactedItem",
+            fields,
+        )
     }
 }
 impl ChangedApplicationImpactedItem {
@@ -1001,8 +1028,11 @@ impl<'de> serde::Deserialize<'de> for DevicePolicyOperationResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DevicePolicyOperationResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DevicePolicyOperationResponse",
+            fields,
+        )
     }
 }
 impl DevicePolicyOperationResponse {
@@ -1094,8 +1124,11 @@ impl<'de> serde::Deserialize<'de> for DevicePolicyV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DevicePolicyV1"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DevicePolicyV1",
+            fields,
+        )
     }
 }
 impl DevicePolicyV1 {
@@ -1201,8 +1234,11 @@ impl<'de> serde::Deserialize<'de> for IdAndEnabled {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("IdAndEnabled"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "IdAndEnabled",
+            fields,
+        )
     }
 }
 impl IdAndEnabled {

@@ -58,8 +58,11 @@ impl<'de> serde::Deserialize<'de> for ActivitiesAdmin {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ActivitiesAdmin"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ActivitiesAdmin",
+            fields,
+        )
     }
 }
 impl ActivitiesAdmin {
@@ -157,8 +160,11 @@ impl<'de> serde::Deserialize<'de> for ActivitiesDevice {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ActivitiesDevice"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ActivitiesDevice",
+            fields,
+        )
     }
 }
 impl ActivitiesDevice {
@@ -306,8 +312,11 @@ impl<'de> serde::Deserialize<'de> for Activity {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Activity"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Activity",
+            fields,
+        )
     }
 }
 impl Activity {
@@ -486,8 +495,11 @@ impl<'de> serde::Deserialize<'de> for ActivityQuery {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ActivityQuery"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ActivityQuery",
+            fields,
+        )
     }
 }
 impl ActivityQuery {
@@ -582,8 +594,11 @@ impl<'de> serde::Deserialize<'de> for ActivityQueryFilters {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ActivityQueryFilters"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ActivityQueryFilters",
+            fields,
+        )
     }
 }
 impl ActivityQueryFilters {
@@ -705,8 +720,11 @@ impl<'de> serde::Deserialize<'de> for NameValuePair {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("NameValuePair"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "NameValuePair",
+            fields,
+        )
     }
 }
 impl NameValuePair {
@@ -777,8 +795,11 @@ impl<'de> serde::Deserialize<'de> for NotificationData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("NotificationData"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "NotificationData",
+            fields,
+        )
     }
 }
 impl NotificationData {
@@ -920,8 +941,11 @@ impl<'de> serde::Deserialize<'de> for QueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("QueryData"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "QueryData",
+            fields,
+        )
     }
 }
 impl QueryData {
@@ -1029,8 +1053,11 @@ impl<'de> serde::Deserialize<'de> for QueryResponseDevice {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("QueryResponseDevice"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "QueryResponseDevice",
+            fields,
+        )
     }
 }
 impl QueryResponseDevice {

@@ -201,8 +201,11 @@ impl<'de> serde::Deserialize<'de> for BooleanCriteria {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("BooleanCriteria"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "BooleanCriteria",
+            fields,
+        )
     }
 }
 impl BooleanCriteria {
@@ -267,8 +270,11 @@ impl<'de> serde::Deserialize<'de> for DateRangeCriteria {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DateRangeCriteria"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DateRangeCriteria",
+            fields,
+        )
     }
 }
 impl DateRangeCriteria {
@@ -440,8 +446,11 @@ impl<'de> serde::Deserialize<'de> for DynamicPolicyTemplate {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DynamicPolicyTemplate"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DynamicPolicyTemplate",
+            fields,
+        )
     }
 }
 impl DynamicPolicyTemplate {
@@ -581,8 +590,11 @@ impl<'de> serde::Deserialize<'de> for DynamicPolicyTemplateAttribute {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DynamicPolicyTemplateAttribute"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DynamicPolicyTemplateAttribute",
+            fields,
+        )
     }
 }
 impl DynamicPolicyTemplateAttribute {
@@ -789,8 +801,11 @@ impl<'de> serde::Deserialize<'de> for LocalTime {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("LocalTime"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "LocalTime",
+            fields,
+        )
     }
 }
 impl LocalTime {
@@ -866,8 +881,11 @@ impl<'de> serde::Deserialize<'de> for NumberCriteria {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("NumberCriteria"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "NumberCriteria",
+            fields,
+        )
     }
 }
 impl NumberCriteria {
@@ -930,8 +948,11 @@ impl<'de> serde::Deserialize<'de> for PageData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PageData"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PageData",
+            fields,
+        )
     }
 }
 impl PageData {
@@ -1017,9 +1038,11 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourceDynamicPolicyTemplate
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f)
-            .map_err(|e| e.into_error("PagedResponseResourceDynamicPolicyTemplate"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PagedResponseResourceDynamicPolicyTemplate",
+            fields,
+        )
     }
 }
 impl PagedResponseResourceDynamicPolicyTemplate {
@@ -1103,11 +1126,11 @@ for PagedResponseResourceDynamicPolicyTemplateAttribute {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f)
-            .map_err(|e| {
-                e.into_error("PagedResponseResourceDynamicPolicyTemplateAttribute")
-            })
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PagedResponseResourceDynamicPolicyTemplateAttribute",
+            fields,
+        )
     }
 }
 impl PagedResponseResourceDynamicPolicyTemplateAttribute {
@@ -1193,8 +1216,11 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourcePolicy {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PagedResponseResourcePolicy"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PagedResponseResourcePolicy",
+            fields,
+        )
     }
 }
 impl PagedResponseResourcePolicy {
@@ -1277,8 +1303,11 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourcePolicyCondition {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PagedResponseResourcePolicyCondition"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PagedResponseResourcePolicyCondition",
+            fields,
+        )
     }
 }
 impl PagedResponseResourcePolicyCondition {
@@ -1361,8 +1390,11 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourcePolicySet {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PagedResponseResourcePolicySet"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PagedResponseResourcePolicySet",
+            fields,
+        )
     }
 }
 impl PagedResponseResourcePolicySet {
@@ -1445,9 +1477,11 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourcePolicySetAssignment {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f)
-            .map_err(|e| e.into_error("PagedResponseResourcePolicySetAssignment"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PagedResponseResourcePolicySetAssignment",
+            fields,
+        )
     }
 }
 impl PagedResponseResourcePolicySetAssignment {
@@ -1530,9 +1564,11 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourcePrioritizedPolicy {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f)
-            .map_err(|e| e.into_error("PagedResponseResourcePrioritizedPolicy"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PagedResponseResourcePrioritizedPolicy",
+            fields,
+        )
     }
 }
 impl PagedResponseResourcePrioritizedPolicy {
@@ -1628,8 +1664,11 @@ impl<'de> serde::Deserialize<'de> for Policy {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Policy"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Policy",
+            fields,
+        )
     }
 }
 impl Policy {
@@ -1746,8 +1785,11 @@ impl<'de> serde::Deserialize<'de> for PolicyCondition {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PolicyCondition"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PolicyCondition",
+            fields,
+        )
     }
 }
 impl PolicyCondition {
@@ -1841,8 +1883,11 @@ impl<'de> serde::Deserialize<'de> for PolicyConditionUpdate {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PolicyConditionUpdate"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PolicyConditionUpdate",
+            fields,
+        )
     }
 }
 impl PolicyConditionUpdate {
@@ -1985,8 +2030,11 @@ impl<'de> serde::Deserialize<'de> for PolicySet {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PolicySet"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PolicySet",
+            fields,
+        )
     }
 }
 impl PolicySet {
@@ -2102,8 +2150,11 @@ impl<'de> serde::Deserialize<'de> for PolicySetAssignment {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PolicySetAssignment"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PolicySetAssignment",
+            fields,
+        )
     }
 }
 impl PolicySetAssignment {
@@ -2177,8 +2228,11 @@ impl<'de> serde::Deserialize<'de> for PolicySetAssignmentGroups {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PolicySetAssignmentGroups"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PolicySetAssignmentGroups",
+            fields,
+        )
     }
 }
 impl PolicySetAssignmentGroups {
@@ -2248,8 +2302,11 @@ impl<'de> serde::Deserialize<'de> for PolicyUpdate {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PolicyUpdate"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PolicyUpdate",
+            fields,
+        )
     }
 }
 impl PolicyUpdate {
@@ -2326,8 +2383,11 @@ impl<'de> serde::Deserialize<'de> for PrioritizedPolicy {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PrioritizedPolicy"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PrioritizedPolicy",
+            fields,
+        )
     }
 }
 impl PrioritizedPolicy {
@@ -2401,8 +2461,11 @@ impl<'de> serde::Deserialize<'de> for StringCriteria {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("StringCriteria"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "StringCriteria",
+            fields,
+        )
     }
 }
 impl StringCriteria {

@@ -58,8 +58,11 @@ impl<'de> serde::Deserialize<'de> for ApAntennaTypeSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApAntennaTypeSettings"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApAntennaTypeSettings",
+            fields,
+        )
     }
 }
 impl ApAntennaTypeSettings {
@@ -141,8 +144,11 @@ impl<'de> serde::Deserialize<'de> for ApBssColoringSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApBssColoringSettings"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApBssColoringSettings",
+            fields,
+        )
     }
 }
 impl ApBssColoringSettings {
@@ -385,8 +391,11 @@ impl<'de> serde::Deserialize<'de> for ApCapabilities {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApCapabilities"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApCapabilities",
+            fields,
+        )
     }
 }
 impl ApCapabilities {
@@ -735,8 +744,11 @@ impl<'de> serde::Deserialize<'de> for ApDhcpSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApDhcpSettings"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApDhcpSettings",
+            fields,
+        )
     }
 }
 impl ApDhcpSettings {
@@ -815,8 +827,11 @@ impl<'de> serde::Deserialize<'de> for ApDirectedMulticastSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApDirectedMulticastSettings"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApDirectedMulticastSettings",
+            fields,
+        )
     }
 }
 impl ApDirectedMulticastSettings {
@@ -904,8 +919,11 @@ impl<'de> serde::Deserialize<'de> for ApExternalAntennaSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApExternalAntennaSettings"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApExternalAntennaSettings",
+            fields,
+        )
     }
 }
 impl ApExternalAntennaSettings {
@@ -991,8 +1009,11 @@ impl<'de> serde::Deserialize<'de> for ApIotSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApIotSettings"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApIotSettings",
+            fields,
+        )
     }
 }
 impl ApIotSettings {
@@ -1075,8 +1096,11 @@ impl<'de> serde::Deserialize<'de> for ApLanPortSpecificSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApLanPortSpecificSettings"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApLanPortSpecificSettings",
+            fields,
+        )
     }
 }
 impl ApLanPortSpecificSettings {
@@ -1155,8 +1179,11 @@ impl<'de> serde::Deserialize<'de> for ApLedSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApLedSettings"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApLedSettings",
+            fields,
+        )
     }
 }
 impl ApLedSettings {
@@ -1233,8 +1260,11 @@ impl<'de> serde::Deserialize<'de> for ApManagementTrafficVlanSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApManagementTrafficVlanSettings"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApManagementTrafficVlanSettings",
+            fields,
+        )
     }
 }
 impl ApManagementTrafficVlanSettings {
@@ -1317,8 +1347,11 @@ impl<'de> serde::Deserialize<'de> for ApMeshSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApMeshSettings"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApMeshSettings",
+            fields,
+        )
     }
 }
 impl ApMeshSettings {
@@ -1531,8 +1564,11 @@ impl<'de> serde::Deserialize<'de> for ApNetworkSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApNetworkSettings"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApNetworkSettings",
+            fields,
+        )
     }
 }
 impl ApNetworkSettings {
@@ -1712,8 +1748,11 @@ impl<'de> serde::Deserialize<'de> for ApRadio24GHzSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApRadio24GHzSettings"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApRadio24GHzSettings",
+            fields,
+        )
     }
 }
 impl ApRadio24GHzSettings {
@@ -1876,8 +1915,11 @@ impl<'de> serde::Deserialize<'de> for ApRadio5GHzSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApRadio5GHzSettings"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApRadio5GHzSettings",
+            fields,
+        )
     }
 }
 impl ApRadio5GHzSettings {
@@ -2088,8 +2130,11 @@ impl<'de> serde::Deserialize<'de> for ApRadio6GHzSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApRadio6GHzSettings"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApRadio6GHzSettings",
+            fields,
+        )
     }
 }
 impl ApRadio6GHzSettings {
@@ -2356,8 +2401,11 @@ impl<'de> serde::Deserialize<'de> for ApRadioDual5GHzSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApRadioDual5GHzSettings"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApRadioDual5GHzSettings",
+            fields,
+        )
     }
 }
 impl ApRadioDual5GHzSettings {
@@ -2477,8 +2525,11 @@ impl<'de> serde::Deserialize<'de> for ApRadioSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApRadioSettings"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApRadioSettings",
+            fields,
+        )
     }
 }
 impl ApRadioSettings {
@@ -2607,8 +2658,11 @@ impl<'de> serde::Deserialize<'de> for ApSmartMonitorSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApSmartMonitorSettings"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApSmartMonitorSettings",
+            fields,
+        )
     }
 }
 impl ApSmartMonitorSettings {
@@ -2705,8 +2759,11 @@ impl<'de> serde::Deserialize<'de> for ApStickyClientSteeringSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApStickyClientSteeringSettings"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApStickyClientSteeringSettings",
+            fields,
+        )
     }
 }
 impl ApStickyClientSteeringSettings {
@@ -2794,8 +2851,11 @@ impl<'de> serde::Deserialize<'de> for ApUsbPortSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApUsbPortSettings"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApUsbPortSettings",
+            fields,
+        )
     }
 }
 impl ApUsbPortSettings {
@@ -2869,8 +2929,11 @@ impl<'de> serde::Deserialize<'de> for Channels6G {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Channels6G"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Channels6G",
+            fields,
+        )
     }
 }
 impl Channels6G {
@@ -2980,8 +3043,11 @@ impl<'de> serde::Deserialize<'de> for VenueApSnmpAgentProfileSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueApSnmpAgentProfileSettings"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "VenueApSnmpAgentProfileSettings",
+            fields,
+        )
     }
 }
 impl VenueApSnmpAgentProfileSettings {
@@ -3067,8 +3133,11 @@ impl<'de> serde::Deserialize<'de> for WifiAvailableChannelsV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("WifiAvailableChannelsV1"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "WifiAvailableChannelsV1",
+            fields,
+        )
     }
 }
 impl WifiAvailableChannelsV1 {

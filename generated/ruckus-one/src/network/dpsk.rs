@@ -101,8 +101,11 @@ impl<'de> serde::Deserialize<'de> for DpskPassphrase {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DpskPassphrase"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DpskPassphrase",
+            fields,
+        )
     }
 }
 impl DpskPassphrase {
@@ -311,8 +314,11 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseCreate {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DpskPassphraseCreate"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DpskPassphraseCreate",
+            fields,
+        )
     }
 }
 impl DpskPassphraseCreate {
@@ -636,8 +642,11 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseDevice {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DpskPassphraseDevice"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DpskPassphraseDevice",
+            fields,
+        )
     }
 }
 impl DpskPassphraseDevice {
@@ -771,8 +780,11 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseFilters {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DpskPassphraseFilters"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DpskPassphraseFilters",
+            fields,
+        )
     }
 }
 impl DpskPassphraseFilters {
@@ -959,8 +971,11 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseQueryRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DpskPassphraseQueryRequest"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DpskPassphraseQueryRequest",
+            fields,
+        )
     }
 }
 impl DpskPassphraseQueryRequest {
@@ -1085,8 +1100,11 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseQueryResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DpskPassphraseQueryResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DpskPassphraseQueryResponse",
+            fields,
+        )
     }
 }
 impl DpskPassphraseQueryResponse {
@@ -1182,8 +1200,11 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseQueryResponsePagination {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DpskPassphraseQueryResponsePagination"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DpskPassphraseQueryResponsePagination",
+            fields,
+        )
     }
 }
 impl DpskPassphraseQueryResponsePagination {
@@ -1248,8 +1269,11 @@ impl<'de> serde::Deserialize<'de> for DpskPassphrasesPatchRequest {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DpskPassphrasesPatchRequest"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DpskPassphrasesPatchRequest",
+            fields,
+        )
     }
 }
 impl DpskPassphrasesPatchRequest {
@@ -1369,8 +1393,11 @@ impl<'de> serde::Deserialize<'de> for DpskPool {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DpskPool"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DpskPool",
+            fields,
+        )
     }
 }
 impl DpskPool {
@@ -1720,8 +1747,11 @@ impl<'de> serde::Deserialize<'de> for DpskPoolQueryResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DpskPoolQueryResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DpskPoolQueryResponse",
+            fields,
+        )
     }
 }
 impl DpskPoolQueryResponse {
@@ -1933,8 +1963,11 @@ impl<'de> serde::Deserialize<'de> for DpskPoolQueryResponseContentItem {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DpskPoolQueryResponseContentItem"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DpskPoolQueryResponseContentItem",
+            fields,
+        )
     }
 }
 impl DpskPoolQueryResponseContentItem {
@@ -2107,8 +2140,11 @@ impl<'de> serde::Deserialize<'de> for DpskPoolQueryResponsePageable {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DpskPoolQueryResponsePageable"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DpskPoolQueryResponsePageable",
+            fields,
+        )
     }
 }
 impl DpskPoolQueryResponsePageable {
@@ -2212,8 +2248,11 @@ impl<'de> serde::Deserialize<'de> for DpskPoolQueryResponsePageableSort {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DpskPoolQueryResponsePageableSort"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DpskPoolQueryResponsePageableSort",
+            fields,
+        )
     }
 }
 impl DpskPoolQueryResponsePageableSort {
@@ -2342,8 +2381,11 @@ impl<'de> serde::Deserialize<'de> for DpskPoolTemplate {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DpskPoolTemplate"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DpskPoolTemplate",
+            fields,
+        )
     }
 }
 impl DpskPoolTemplate {
@@ -2507,8 +2549,11 @@ impl<'de> serde::Deserialize<'de> for DpskPoolTemplateQueryResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DpskPoolTemplateQueryResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DpskPoolTemplateQueryResponse",
+            fields,
+        )
     }
 }
 impl DpskPoolTemplateQueryResponse {
@@ -2594,8 +2639,11 @@ impl<'de> serde::Deserialize<'de> for TemplateCloneSettingsRequest {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("TemplateCloneSettingsRequest"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "TemplateCloneSettingsRequest",
+            fields,
+        )
     }
 }
 impl TemplateCloneSettingsRequest {

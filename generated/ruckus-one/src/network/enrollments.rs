@@ -52,8 +52,11 @@ impl<'de> serde::Deserialize<'de> for AcceptedResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AcceptedResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AcceptedResponse",
+            fields,
+        )
     }
 }
 impl AcceptedResponse {
@@ -127,8 +130,11 @@ impl<'de> serde::Deserialize<'de> for ActionInput {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ActionInput"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ActionInput",
+            fields,
+        )
     }
 }
 impl ActionInput {
@@ -199,8 +205,11 @@ impl<'de> serde::Deserialize<'de> for AdminAuthentication {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AdminAuthentication"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AdminAuthentication",
+            fields,
+        )
     }
 }
 impl AdminAuthentication {
@@ -353,8 +362,11 @@ impl<'de> serde::Deserialize<'de> for AdminPageableObject {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AdminPageableObject"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AdminPageableObject",
+            fields,
+        )
     }
 }
 impl AdminPageableObject {
@@ -449,8 +461,11 @@ impl<'de> serde::Deserialize<'de> for AdminSortObject {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AdminSortObject"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AdminSortObject",
+            fields,
+        )
     }
 }
 impl AdminSortObject {
@@ -521,8 +536,11 @@ impl<'de> serde::Deserialize<'de> for AupInput {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AupInput"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AupInput",
+            fields,
+        )
     }
 }
 impl AupInput {
@@ -599,8 +617,11 @@ impl<'de> serde::Deserialize<'de> for CaptivePortalArgs {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("CaptivePortalArgs"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "CaptivePortalArgs",
+            fields,
+        )
     }
 }
 impl CaptivePortalArgs {
@@ -721,8 +742,11 @@ impl<'de> serde::Deserialize<'de> for DataPromptInput {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DataPromptInput"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DataPromptInput",
+            fields,
+        )
     }
 }
 impl DataPromptInput {
@@ -849,8 +873,11 @@ impl<'de> serde::Deserialize<'de> for DeviceEnrollment {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DeviceEnrollment"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DeviceEnrollment",
+            fields,
+        )
     }
 }
 impl DeviceEnrollment {
@@ -1012,8 +1039,11 @@ impl<'de> serde::Deserialize<'de> for Enrollment {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Enrollment"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Enrollment",
+            fields,
+        )
     }
 }
 impl Enrollment {
@@ -1124,8 +1154,11 @@ impl<'de> serde::Deserialize<'de> for Enrollment2 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Enrollment2"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Enrollment2",
+            fields,
+        )
     }
 }
 impl Enrollment2 {
@@ -1235,8 +1268,11 @@ impl<'de> serde::Deserialize<'de> for EnrollmentDetails {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EnrollmentDetails"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "EnrollmentDetails",
+            fields,
+        )
     }
 }
 impl EnrollmentDetails {
@@ -1384,8 +1420,11 @@ impl<'de> serde::Deserialize<'de> for EnrollmentQueryCriteria {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EnrollmentQueryCriteria"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "EnrollmentQueryCriteria",
+            fields,
+        )
     }
 }
 impl EnrollmentQueryCriteria {
@@ -1676,8 +1715,11 @@ impl<'de> serde::Deserialize<'de> for EnrollmentRegistration {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EnrollmentRegistration"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "EnrollmentRegistration",
+            fields,
+        )
     }
 }
 impl EnrollmentRegistration {
@@ -1800,8 +1842,11 @@ impl<'de> serde::Deserialize<'de> for EnrollmentStep {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EnrollmentStep"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "EnrollmentStep",
+            fields,
+        )
     }
 }
 impl EnrollmentStep {
@@ -1899,8 +1944,11 @@ impl<'de> serde::Deserialize<'de> for EnrollmentStepConfig {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EnrollmentStepConfig"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "EnrollmentStepConfig",
+            fields,
+        )
     }
 }
 impl EnrollmentStepConfig {
@@ -2036,8 +2084,11 @@ impl<'de> serde::Deserialize<'de> for EnrollmentToken {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EnrollmentToken"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "EnrollmentToken",
+            fields,
+        )
     }
 }
 impl EnrollmentToken {
@@ -2129,8 +2180,11 @@ impl<'de> serde::Deserialize<'de> for EnrollmentVariable {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EnrollmentVariable"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "EnrollmentVariable",
+            fields,
+        )
     }
 }
 impl EnrollmentVariable {
@@ -2203,8 +2257,11 @@ impl<'de> serde::Deserialize<'de> for LoginPayload {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("LoginPayload"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "LoginPayload",
+            fields,
+        )
     }
 }
 impl LoginPayload {
@@ -2273,8 +2330,11 @@ impl<'de> serde::Deserialize<'de> for MacRegInput {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MacRegInput"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "MacRegInput",
+            fields,
+        )
     }
 }
 impl MacRegInput {
@@ -2371,8 +2431,11 @@ impl<'de> serde::Deserialize<'de> for PageEntityModelEnrollment {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PageEntityModelEnrollment"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PageEntityModelEnrollment",
+            fields,
+        )
     }
 }
 impl PageEntityModelEnrollment {
@@ -2528,8 +2591,11 @@ impl<'de> serde::Deserialize<'de> for PageEntityModelEnrollmentRegistration {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PageEntityModelEnrollmentRegistration"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PageEntityModelEnrollmentRegistration",
+            fields,
+        )
     }
 }
 impl PageEntityModelEnrollmentRegistration {
@@ -2672,8 +2738,11 @@ impl<'de> serde::Deserialize<'de> for RedisColorSchema {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("RedisColorSchema"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "RedisColorSchema",
+            fields,
+        )
     }
 }
 impl RedisColorSchema {
@@ -2778,8 +2847,11 @@ impl<'de> serde::Deserialize<'de> for Revocation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Revocation"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Revocation",
+            fields,
+        )
     }
 }
 impl Revocation {
@@ -2881,8 +2953,11 @@ impl<'de> serde::Deserialize<'de> for StepConfig {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("StepConfig"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "StepConfig",
+            fields,
+        )
     }
 }
 impl StepConfig {
@@ -3023,8 +3098,11 @@ impl<'de> serde::Deserialize<'de> for StyleSchema {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("StyleSchema"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "StyleSchema",
+            fields,
+        )
     }
 }
 impl StyleSchema {
@@ -3287,8 +3365,11 @@ impl<'de> serde::Deserialize<'de> for WorkflowConfig {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("WorkflowConfig"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "WorkflowConfig",
+            fields,
+        )
     }
 }
 impl WorkflowConfig {

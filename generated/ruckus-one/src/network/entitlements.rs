@@ -64,8 +64,11 @@ impl<'de> serde::Deserialize<'de> for AlmExtraEntitlementInfo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AlmExtraEntitlementInfo"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AlmExtraEntitlementInfo",
+            fields,
+        )
     }
 }
 impl AlmExtraEntitlementInfo {
@@ -231,8 +234,11 @@ impl<'de> serde::Deserialize<'de> for Assignment {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Assignment"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Assignment",
+            fields,
+        )
     }
 }
 impl Assignment {
@@ -441,8 +447,11 @@ impl<'de> serde::Deserialize<'de> for AssignmentAcxRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AssignmentAcxRequest"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AssignmentAcxRequest",
+            fields,
+        )
     }
 }
 impl AssignmentAcxRequest {
@@ -528,8 +537,11 @@ impl<'de> serde::Deserialize<'de> for AssignmentOperationResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AssignmentOperationResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AssignmentOperationResponse",
+            fields,
+        )
     }
 }
 impl AssignmentOperationResponse {
@@ -864,8 +876,11 @@ impl<'de> serde::Deserialize<'de> for AssignmentSummary {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AssignmentSummary"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AssignmentSummary",
+            fields,
+        )
     }
 }
 impl AssignmentSummary {
@@ -1108,8 +1123,11 @@ impl<'de> serde::Deserialize<'de> for AvailabilityReport {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AvailabilityReport"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AvailabilityReport",
+            fields,
+        )
     }
 }
 impl AvailabilityReport {
@@ -1215,8 +1233,11 @@ impl<'de> serde::Deserialize<'de> for AvailabilityReportLicense {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AvailabilityReportLicense"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AvailabilityReportLicense",
+            fields,
+        )
     }
 }
 impl AvailabilityReportLicense {
@@ -1445,8 +1466,11 @@ impl<'de> serde::Deserialize<'de> for BannerInformation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("BannerInformation"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "BannerInformation",
+            fields,
+        )
     }
 }
 impl BannerInformation {
@@ -1671,8 +1695,11 @@ impl<'de> serde::Deserialize<'de> for CreateAssignmentRequest {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("CreateAssignmentRequest"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "CreateAssignmentRequest",
+            fields,
+        )
     }
 }
 impl CreateAssignmentRequest {
@@ -1882,8 +1909,11 @@ impl<'de> serde::Deserialize<'de> for Entitlement {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Entitlement"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Entitlement",
+            fields,
+        )
     }
 }
 impl Entitlement {
@@ -2113,8 +2143,11 @@ impl<'de> serde::Deserialize<'de> for EntitlementAlmExtraEntitlementInfo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EntitlementAlmExtraEntitlementInfo"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "EntitlementAlmExtraEntitlementInfo",
+            fields,
+        )
     }
 }
 impl EntitlementAlmExtraEntitlementInfo {
@@ -2202,8 +2235,11 @@ impl<'de> serde::Deserialize<'de> for EntitlementAttentionNote {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EntitlementAttentionNote"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "EntitlementAttentionNote",
+            fields,
+        )
     }
 }
 impl EntitlementAttentionNote {
@@ -2282,8 +2318,11 @@ impl<'de> serde::Deserialize<'de> for EntitlementBanner {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EntitlementBanner"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "EntitlementBanner",
+            fields,
+        )
     }
 }
 impl EntitlementBanner {
@@ -2392,8 +2431,11 @@ impl<'de> serde::Deserialize<'de> for EntitlementUtilization {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EntitlementUtilization"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "EntitlementUtilization",
+            fields,
+        )
     }
 }
 impl EntitlementUtilization {
@@ -2551,8 +2593,11 @@ impl<'de> serde::Deserialize<'de> for LicenseBanner {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("LicenseBanner"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "LicenseBanner",
+            fields,
+        )
     }
 }
 impl LicenseBanner {
@@ -2968,8 +3013,11 @@ impl<'de> serde::Deserialize<'de> for MileageAvailableQuantity {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MileageAvailableQuantity"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "MileageAvailableQuantity",
+            fields,
+        )
     }
 }
 impl MileageAvailableQuantity {
@@ -3069,8 +3117,11 @@ impl<'de> serde::Deserialize<'de> for MileageReport {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MileageReport"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "MileageReport",
+            fields,
+        )
     }
 }
 impl MileageReport {
@@ -3207,8 +3258,11 @@ impl<'de> serde::Deserialize<'de> for MspEntitlement {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MspEntitlement"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "MspEntitlement",
+            fields,
+        )
     }
 }
 impl MspEntitlement {
@@ -3420,8 +3474,11 @@ impl<'de> serde::Deserialize<'de> for ReplacementAcxRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ReplacementAcxRequest"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ReplacementAcxRequest",
+            fields,
+        )
     }
 }
 impl ReplacementAcxRequest {
@@ -3490,8 +3547,11 @@ impl<'de> serde::Deserialize<'de> for RevocationAcxRequest {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("RevocationAcxRequest"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "RevocationAcxRequest",
+            fields,
+        )
     }
 }
 impl RevocationAcxRequest {
@@ -3554,8 +3614,11 @@ impl<'de> serde::Deserialize<'de> for ValidationErrors {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ValidationErrors"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ValidationErrors",
+            fields,
+        )
     }
 }
 impl ValidationErrors {

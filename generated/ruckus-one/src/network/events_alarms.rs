@@ -70,8 +70,11 @@ impl<'de> serde::Deserialize<'de> for AlarmData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AlarmData"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AlarmData",
+            fields,
+        )
     }
 }
 impl AlarmData {
@@ -212,8 +215,11 @@ impl<'de> serde::Deserialize<'de> for EventData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EventData"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "EventData",
+            fields,
+        )
     }
 }
 impl EventData {
@@ -337,8 +343,11 @@ impl<'de> serde::Deserialize<'de> for EventMetasQuery {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EventMetasQuery"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "EventMetasQuery",
+            fields,
+        )
     }
 }
 impl EventMetasQuery {
@@ -445,8 +454,11 @@ impl<'de> serde::Deserialize<'de> for EventsDynamicQueryPayload {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EventsDynamicQueryPayload"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "EventsDynamicQueryPayload",
+            fields,
+        )
     }
 }
 impl EventsDynamicQueryPayload {
@@ -601,8 +613,11 @@ impl<'de> serde::Deserialize<'de> for EventsError {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EventsError"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "EventsError",
+            fields,
+        )
     }
 }
 impl EventsError {
@@ -679,8 +694,11 @@ impl<'de> serde::Deserialize<'de> for LastLogin {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("LastLogin"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "LastLogin",
+            fields,
+        )
     }
 }
 impl LastLogin {
@@ -761,8 +779,11 @@ impl<'de> serde::Deserialize<'de> for LastLoginResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("LastLoginResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "LastLoginResponse",
+            fields,
+        )
     }
 }
 impl LastLoginResponse {
@@ -848,8 +869,11 @@ impl<'de> serde::Deserialize<'de> for MspEcAlarmCount {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MspEcAlarmCount"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "MspEcAlarmCount",
+            fields,
+        )
     }
 }
 impl MspEcAlarmCount {

@@ -62,8 +62,11 @@ impl<'de> serde::Deserialize<'de> for ClientApInformation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ClientApInformation"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ClientApInformation",
+            fields,
+        )
     }
 }
 impl ClientApInformation {
@@ -160,8 +163,11 @@ impl<'de> serde::Deserialize<'de> for ClientNetworkInformation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ClientNetworkInformation"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ClientNetworkInformation",
+            fields,
+        )
     }
 }
 impl ClientNetworkInformation {
@@ -256,8 +262,11 @@ impl<'de> serde::Deserialize<'de> for ClientSignalStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ClientSignalStatus"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ClientSignalStatus",
+            fields,
+        )
     }
 }
 impl ClientSignalStatus {
@@ -352,8 +361,11 @@ impl<'de> serde::Deserialize<'de> for ClientTrafficStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ClientTrafficStatus"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ClientTrafficStatus",
+            fields,
+        )
     }
 }
 impl ClientTrafficStatus {
@@ -569,8 +581,11 @@ impl<'de> serde::Deserialize<'de> for ClientV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ClientV1"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ClientV1",
+            fields,
+        )
     }
 }
 impl ClientV1 {
@@ -1061,8 +1076,11 @@ impl<'de> serde::Deserialize<'de> for Guest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Guest"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Guest",
+            fields,
+        )
     }
 }
 impl Guest {
@@ -1496,8 +1514,11 @@ impl<'de> serde::Deserialize<'de> for GuestUser {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("GuestUser"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "GuestUser",
+            fields,
+        )
     }
 }
 impl GuestUser {
@@ -1674,8 +1695,11 @@ impl<'de> serde::Deserialize<'de> for GuestUserAction {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("GuestUserAction"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "GuestUserAction",
+            fields,
+        )
     }
 }
 impl GuestUserAction {
@@ -1862,8 +1886,11 @@ impl<'de> serde::Deserialize<'de> for GuestUserExpiration {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("GuestUserExpiration"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "GuestUserExpiration",
+            fields,
+        )
     }
 }
 impl GuestUserExpiration {
@@ -2131,8 +2158,11 @@ impl<'de> serde::Deserialize<'de> for GuestUserImport {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("GuestUserImport"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "GuestUserImport",
+            fields,
+        )
     }
 }
 impl GuestUserImport {
@@ -2237,8 +2267,11 @@ impl<'de> serde::Deserialize<'de> for GuestUserQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("GuestUserQueryData"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "GuestUserQueryData",
+            fields,
+        )
     }
 }
 impl GuestUserQueryData {
@@ -2434,8 +2467,11 @@ impl<'de> serde::Deserialize<'de> for GuestUserUpdate {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("GuestUserUpdate"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "GuestUserUpdate",
+            fields,
+        )
     }
 }
 impl GuestUserUpdate {
@@ -2631,8 +2667,11 @@ impl<'de> serde::Deserialize<'de> for GuestUserWithoutId {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("GuestUserWithoutId"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "GuestUserWithoutId",
+            fields,
+        )
     }
 }
 impl GuestUserWithoutId {
@@ -2838,8 +2877,11 @@ impl<'de> serde::Deserialize<'de> for OperationResponseGuestUser {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("OperationResponseGuestUser"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "OperationResponseGuestUser",
+            fields,
+        )
     }
 }
 impl OperationResponseGuestUser {
@@ -2910,8 +2952,11 @@ impl<'de> serde::Deserialize<'de> for OperationResponseGuestUserWithoutId {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("OperationResponseGuestUserWithoutId"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "OperationResponseGuestUserWithoutId",
+            fields,
+        )
     }
 }
 impl OperationResponseGuestUserWithoutId {
@@ -2982,9 +3027,11 @@ impl<'de> serde::Deserialize<'de> for OperationResponseListGuestUserImportRespon
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f)
-            .map_err(|e| e.into_error("OperationResponseListGuestUserImportResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "OperationResponseListGuestUserImportResponse",
+            fields,
+        )
     }
 }
 impl OperationResponseListGuestUserImportResponse {
@@ -3071,8 +3118,11 @@ impl<'de> serde::Deserialize<'de> for QueryResponseGuest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("QueryResponseGuest"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "QueryResponseGuest",
+            fields,
+        )
     }
 }
 impl QueryResponseGuest {
@@ -3192,8 +3242,11 @@ impl<'de> serde::Deserialize<'de> for QueryResponseGuestUserQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("QueryResponseGuestUserQueryData"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "QueryResponseGuestUserQueryData",
+            fields,
+        )
     }
 }
 impl QueryResponseGuestUserQueryData {

@@ -48,8 +48,11 @@ impl<'de> serde::Deserialize<'de> for BooleanEvaluation {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("BooleanEvaluation"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "BooleanEvaluation",
+            fields,
+        )
     }
 }
 impl BooleanEvaluation {
@@ -106,8 +109,11 @@ impl<'de> serde::Deserialize<'de> for DateTimeEvaluation {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DateTimeEvaluation"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DateTimeEvaluation",
+            fields,
+        )
     }
 }
 impl DateTimeEvaluation {
@@ -185,8 +191,11 @@ impl<'de> serde::Deserialize<'de> for EthernetPort {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EthernetPort"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "EthernetPort",
+            fields,
+        )
     }
 }
 impl EthernetPort {
@@ -271,8 +280,11 @@ impl<'de> serde::Deserialize<'de> for EvaluationCriteria {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EvaluationCriteria"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "EvaluationCriteria",
+            fields,
+        )
     }
 }
 impl EvaluationCriteria {
@@ -478,8 +490,11 @@ impl<'de> serde::Deserialize<'de> for EvaluationReport {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EvaluationReport"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "EvaluationReport",
+            fields,
+        )
     }
 }
 impl EvaluationReport {
@@ -701,8 +716,11 @@ impl<'de> serde::Deserialize<'de> for ExternalIdentity {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ExternalIdentity"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ExternalIdentity",
+            fields,
+        )
     }
 }
 impl ExternalIdentity {
@@ -920,8 +938,11 @@ impl<'de> serde::Deserialize<'de> for ExternalIdentitySearch {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ExternalIdentitySearch"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ExternalIdentitySearch",
+            fields,
+        )
     }
 }
 impl ExternalIdentitySearch {
@@ -1097,8 +1118,11 @@ impl<'de> serde::Deserialize<'de> for Identity {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Identity"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Identity",
+            fields,
+        )
     }
 }
 impl Identity {
@@ -1375,8 +1399,11 @@ impl<'de> serde::Deserialize<'de> for IdentityDevice {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("IdentityDevice"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "IdentityDevice",
+            fields,
+        )
     }
 }
 impl IdentityDevice {
@@ -1631,8 +1658,11 @@ impl<'de> serde::Deserialize<'de> for IdentityDeviceStatusEntry {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("IdentityDeviceStatusEntry"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "IdentityDeviceStatusEntry",
+            fields,
+        )
     }
 }
 impl IdentityDeviceStatusEntry {
@@ -1801,8 +1831,11 @@ impl<'de> serde::Deserialize<'de> for IdentityGroup {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("IdentityGroup"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "IdentityGroup",
+            fields,
+        )
     }
 }
 impl IdentityGroup {
@@ -2082,8 +2115,11 @@ impl<'de> serde::Deserialize<'de> for IdentityGroupIdentity {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("IdentityGroupIdentity"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "IdentityGroupIdentity",
+            fields,
+        )
     }
 }
 impl IdentityGroupIdentity {
@@ -2308,8 +2344,11 @@ impl<'de> serde::Deserialize<'de> for IdentityGroupIdentityEthernetPort {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("IdentityGroupIdentityEthernetPort"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "IdentityGroupIdentityEthernetPort",
+            fields,
+        )
     }
 }
 impl IdentityGroupIdentityEthernetPort {
@@ -2416,8 +2455,11 @@ impl<'de> serde::Deserialize<'de> for IdentityGroupPersona {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("IdentityGroupPersona"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "IdentityGroupPersona",
+            fields,
+        )
     }
 }
 impl IdentityGroupPersona {
@@ -2516,8 +2558,11 @@ impl<'de> serde::Deserialize<'de> for IdentityGroupSearch {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("IdentityGroupSearch"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "IdentityGroupSearch",
+            fields,
+        )
     }
 }
 impl IdentityGroupSearch {
@@ -2686,8 +2731,11 @@ impl<'de> serde::Deserialize<'de> for IdentityPage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("IdentityPage"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "IdentityPage",
+            fields,
+        )
     }
 }
 impl IdentityPage {
@@ -2826,8 +2874,11 @@ impl<'de> serde::Deserialize<'de> for IdentityPageableObject {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("IdentityPageableObject"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "IdentityPageableObject",
+            fields,
+        )
     }
 }
 impl IdentityPageableObject {
@@ -2936,8 +2987,11 @@ impl<'de> serde::Deserialize<'de> for IdentitySearch {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("IdentitySearch"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "IdentitySearch",
+            fields,
+        )
     }
 }
 impl IdentitySearch {
@@ -3052,8 +3106,11 @@ impl<'de> serde::Deserialize<'de> for IdentitySwitch {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("IdentitySwitch"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "IdentitySwitch",
+            fields,
+        )
     }
 }
 impl IdentitySwitch {
@@ -3198,8 +3255,11 @@ impl<'de> serde::Deserialize<'de> for NumberEvaluation {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("NumberEvaluation"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "NumberEvaluation",
+            fields,
+        )
     }
 }
 impl NumberEvaluation {
@@ -3290,8 +3350,11 @@ impl<'de> serde::Deserialize<'de> for PageExternalIdentity {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PageExternalIdentity"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PageExternalIdentity",
+            fields,
+        )
     }
 }
 impl PageExternalIdentity {
@@ -3444,8 +3507,11 @@ impl<'de> serde::Deserialize<'de> for PageIdentity {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PageIdentity"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PageIdentity",
+            fields,
+        )
     }
 }
 impl PageIdentity {
@@ -3563,8 +3629,11 @@ impl<'de> serde::Deserialize<'de> for StringEvaluation {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("StringEvaluation"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "StringEvaluation",
+            fields,
+        )
     }
 }
 impl StringEvaluation {

@@ -66,8 +66,11 @@ impl<'de> serde::Deserialize<'de> for MacPageableObject {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MacPageableObject"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "MacPageableObject",
+            fields,
+        )
     }
 }
 impl MacPageableObject {
@@ -239,8 +242,11 @@ impl<'de> serde::Deserialize<'de> for MacRegistration {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MacRegistration"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "MacRegistration",
+            fields,
+        )
     }
 }
 impl MacRegistration {
@@ -490,8 +496,11 @@ impl<'de> serde::Deserialize<'de> for MacRegistrationPage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MacRegistrationPage"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "MacRegistrationPage",
+            fields,
+        )
     }
 }
 impl MacRegistrationPage {
@@ -755,8 +764,11 @@ impl<'de> serde::Deserialize<'de> for MacRegistrationPool {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MacRegistrationPool"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "MacRegistrationPool",
+            fields,
+        )
     }
 }
 impl MacRegistrationPool {
@@ -1021,8 +1033,11 @@ impl<'de> serde::Deserialize<'de> for MacRegistrationPoolPage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MacRegistrationPoolPage"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "MacRegistrationPoolPage",
+            fields,
+        )
     }
 }
 impl MacRegistrationPoolPage {
@@ -1155,8 +1170,11 @@ impl<'de> serde::Deserialize<'de> for MacRegistrationSearch {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MacRegistrationSearch"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "MacRegistrationSearch",
+            fields,
+        )
     }
 }
 impl MacRegistrationSearch {
@@ -1244,8 +1262,11 @@ impl<'de> serde::Deserialize<'de> for MacRegistrationSearchCriterion {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MacRegistrationSearchCriterion"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "MacRegistrationSearchCriterion",
+            fields,
+        )
     }
 }
 impl MacRegistrationSearchCriterion {
@@ -1367,8 +1388,11 @@ impl<'de> serde::Deserialize<'de> for NetworkPoolPage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("NetworkPoolPage"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "NetworkPoolPage",
+            fields,
+        )
     }
 }
 impl NetworkPoolPage {
@@ -1493,8 +1517,11 @@ impl<'de> serde::Deserialize<'de> for OperationResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("OperationResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "OperationResponse",
+            fields,
+        )
     }
 }
 impl OperationResponse {
@@ -1622,8 +1649,11 @@ impl<'de> serde::Deserialize<'de> for Pool {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Pool"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Pool",
+            fields,
+        )
     }
 }
 impl Pool {
@@ -1992,8 +2022,11 @@ impl<'de> serde::Deserialize<'de> for Registration {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Registration"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Registration",
+            fields,
+        )
     }
 }
 impl Registration {

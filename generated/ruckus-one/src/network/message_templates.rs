@@ -65,8 +65,11 @@ impl<'de> serde::Deserialize<'de> for MessageRegistration {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MessageRegistration"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "MessageRegistration",
+            fields,
+        )
     }
 }
 impl MessageRegistration {
@@ -160,8 +163,11 @@ impl<'de> serde::Deserialize<'de> for PageInformation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PageInformation"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PageInformation",
+            fields,
+        )
     }
 }
 impl PageInformation {
@@ -247,8 +253,11 @@ impl<'de> serde::Deserialize<'de> for PagedRegistrationsRestResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PagedRegistrationsRestResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PagedRegistrationsRestResponse",
+            fields,
+        )
     }
 }
 impl PagedRegistrationsRestResponse {
@@ -331,8 +340,11 @@ impl<'de> serde::Deserialize<'de> for PagedTemplateScopesRestResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PagedTemplateScopesRestResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PagedTemplateScopesRestResponse",
+            fields,
+        )
     }
 }
 impl PagedTemplateScopesRestResponse {
@@ -415,8 +427,11 @@ impl<'de> serde::Deserialize<'de> for PagedTemplatesRestResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PagedTemplatesRestResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PagedTemplatesRestResponse",
+            fields,
+        )
     }
 }
 impl PagedTemplatesRestResponse {
@@ -499,8 +514,11 @@ impl<'de> serde::Deserialize<'de> for PagedVariablesRestResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PagedVariablesRestResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PagedVariablesRestResponse",
+            fields,
+        )
     }
 }
 impl PagedVariablesRestResponse {
@@ -589,8 +607,11 @@ impl<'de> serde::Deserialize<'de> for Template {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Template"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Template",
+            fields,
+        )
     }
 }
 impl Template {
@@ -695,8 +716,11 @@ impl<'de> serde::Deserialize<'de> for TemplateScope {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("TemplateScope"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "TemplateScope",
+            fields,
+        )
     }
 }
 impl TemplateScope {
@@ -856,8 +880,11 @@ impl<'de> serde::Deserialize<'de> for Variable {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Variable"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Variable",
+            fields,
+        )
     }
 }
 impl Variable {

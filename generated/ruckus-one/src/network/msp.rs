@@ -102,8 +102,11 @@ impl<'de> serde::Deserialize<'de> for DelegationData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DelegationData"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DelegationData",
+            fields,
+        )
     }
 }
 impl DelegationData {
@@ -407,8 +410,11 @@ impl<'de> serde::Deserialize<'de> for MspEc {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MspEc"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "MspEc",
+            fields,
+        )
     }
 }
 impl MspEc {
@@ -877,8 +883,11 @@ impl<'de> serde::Deserialize<'de> for MspInventoryDevice {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MspInventoryDevice"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "MspInventoryDevice",
+            fields,
+        )
     }
 }
 impl MspInventoryDevice {
@@ -1371,8 +1380,11 @@ impl<'de> serde::Deserialize<'de> for MspLegacyBody {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MspLegacyBody"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "MspLegacyBody",
+            fields,
+        )
     }
 }
 impl MspLegacyBody {
@@ -1640,8 +1652,11 @@ impl<'de> serde::Deserialize<'de> for MspLegacyBodyAdminDelegation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MspLegacyBodyAdminDelegation"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "MspLegacyBodyAdminDelegation",
+            fields,
+        )
     }
 }
 impl MspLegacyBodyAdminDelegation {
@@ -1714,8 +1729,11 @@ impl<'de> serde::Deserialize<'de> for MspLegacyBodyLicenses {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MspLegacyBodyLicenses"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "MspLegacyBodyLicenses",
+            fields,
+        )
     }
 }
 impl MspLegacyBodyLicenses {
@@ -1799,8 +1817,11 @@ impl<'de> serde::Deserialize<'de> for MspLegacyBodyLicensesAssignment {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MspLegacyBodyLicensesAssignment"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "MspLegacyBodyLicensesAssignment",
+            fields,
+        )
     }
 }
 impl MspLegacyBodyLicensesAssignment {
@@ -1894,8 +1915,11 @@ impl<'de> serde::Deserialize<'de> for MspLogoFileData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MspLogoFileData"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "MspLogoFileData",
+            fields,
+        )
     }
 }
 impl MspLogoFileData {
@@ -2066,8 +2090,11 @@ impl<'de> serde::Deserialize<'de> for MspView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MspView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "MspView",
+            fields,
+        )
     }
 }
 impl MspView {
@@ -2304,8 +2331,11 @@ impl<'de> serde::Deserialize<'de> for PreferredWisprProvider {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PreferredWisprProvider"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PreferredWisprProvider",
+            fields,
+        )
     }
 }
 impl PreferredWisprProvider {
@@ -2428,8 +2458,11 @@ impl<'de> serde::Deserialize<'de> for PriorityIncidents {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PriorityIncidents"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PriorityIncidents",
+            fields,
+        )
     }
 }
 impl PriorityIncidents {
@@ -2528,8 +2561,11 @@ impl<'de> serde::Deserialize<'de> for QueryResponseMspEc {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("QueryResponseMspEc"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "QueryResponseMspEc",
+            fields,
+        )
     }
 }
 impl QueryResponseMspEc {
@@ -2649,8 +2685,11 @@ impl<'de> serde::Deserialize<'de> for QueryResponseMspInventoryDevice {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("QueryResponseMspInventoryDevice"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "QueryResponseMspInventoryDevice",
+            fields,
+        )
     }
 }
 impl QueryResponseMspInventoryDevice {
@@ -2748,8 +2787,11 @@ impl<'de> serde::Deserialize<'de> for Radius {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Radius"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Radius",
+            fields,
+        )
     }
 }
 impl Radius {
@@ -2822,8 +2864,11 @@ impl<'de> serde::Deserialize<'de> for RadiusServer {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("RadiusServer"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "RadiusServer",
+            fields,
+        )
     }
 }
 impl RadiusServer {
@@ -2958,8 +3003,11 @@ impl<'de> serde::Deserialize<'de> for UpdateMspRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("UpdateMspRequest"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "UpdateMspRequest",
+            fields,
+        )
     }
 }
 impl UpdateMspRequest {
@@ -3204,8 +3252,11 @@ impl<'de> serde::Deserialize<'de> for ViewmodelEntitlement {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ViewmodelEntitlement"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ViewmodelEntitlement",
+            fields,
+        )
     }
 }
 impl ViewmodelEntitlement {

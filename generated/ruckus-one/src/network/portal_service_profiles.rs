@@ -64,8 +64,11 @@ impl<'de> serde::Deserialize<'de> for ComponentDisplay {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ComponentDisplay"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ComponentDisplay",
+            fields,
+        )
     }
 }
 impl ComponentDisplay {
@@ -166,8 +169,11 @@ impl<'de> serde::Deserialize<'de> for OperationResponsePortalServiceProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("OperationResponsePortalServiceProfile"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "OperationResponsePortalServiceProfile",
+            fields,
+        )
     }
 }
 impl OperationResponsePortalServiceProfile {
@@ -235,9 +241,11 @@ impl<'de> serde::Deserialize<'de> for OperationResponsePortalServiceProfileDto {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f)
-            .map_err(|e| e.into_error("OperationResponsePortalServiceProfileDto"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "OperationResponsePortalServiceProfileDto",
+            fields,
+        )
     }
 }
 impl OperationResponsePortalServiceProfileDto {
@@ -320,8 +328,11 @@ impl<'de> serde::Deserialize<'de> for PortalServiceProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PortalServiceProfile"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PortalServiceProfile",
+            fields,
+        )
     }
 }
 impl PortalServiceProfile {
@@ -515,8 +526,11 @@ impl<'de> serde::Deserialize<'de> for PortalServiceProfileContent {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PortalServiceProfileContent"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PortalServiceProfileContent",
+            fields,
+        )
     }
 }
 impl PortalServiceProfileContent {
@@ -766,9 +780,11 @@ impl<'de> serde::Deserialize<'de> for PortalServiceProfileContentAlternativeLang
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f)
-            .map_err(|e| e.into_error("PortalServiceProfileContentAlternativeLang"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PortalServiceProfileContentAlternativeLang",
+            fields,
+        )
     }
 }
 impl PortalServiceProfileContentAlternativeLang {
@@ -877,8 +893,11 @@ impl<'de> serde::Deserialize<'de> for PortalServiceProfileImage {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PortalServiceProfileImage"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PortalServiceProfileImage",
+            fields,
+        )
     }
 }
 impl PortalServiceProfileImage {
@@ -944,8 +963,11 @@ impl<'de> serde::Deserialize<'de> for PortalServiceProfileQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PortalServiceProfileQueryData"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PortalServiceProfileQueryData",
+            fields,
+        )
     }
 }
 impl PortalServiceProfileQueryData {
@@ -1052,9 +1074,11 @@ impl<'de> serde::Deserialize<'de> for QueryResponsePortalServiceProfileQueryData
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f)
-            .map_err(|e| e.into_error("QueryResponsePortalServiceProfileQueryData"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "QueryResponsePortalServiceProfileQueryData",
+            fields,
+        )
     }
 }
 impl QueryResponsePortalServiceProfileQueryData {
@@ -1198,11 +1222,11 @@ for QueryResponsePortalServiceProfileQueryDataContentItem {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f)
-            .map_err(|e| {
-                e.into_error("QueryResponsePortalServiceProfileQueryDataContentItem")
-            })
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "QueryResponsePortalServiceProfileQueryDataContentItem",
+            fields,
+        )
     }
 }
 impl QueryResponsePortalServiceProfileQueryDataContentItem {
@@ -1391,14 +1415,11 @@ for QueryResponsePortalServiceProfileQueryDataContentItemContent {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f)
-            .map_err(|e| {
-                e
-                    .into_error(
-                        "QueryResponsePortalServiceProfileQueryDataContentItemContent",
-                    )
-            })
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "QueryResponsePortalServiceProfileQueryDataContentItemContent",
+            fields,
+        )
     }
 }
 impl QueryResponsePortalServiceProfileQueryDataContentItemContent {
@@ -1613,14 +1634,11 @@ for QueryResponsePortalServiceProfileQueryDataContentItemContentAlternativeLang 
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f)
-            .map_err(|e| {
-                e
-                    .into_error(
-                        "QueryResponsePortalServiceProfileQueryDataContentItemContentAlternativeLang",
-                    )
-            })
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "QueryResponsePortalServiceProfileQueryDataContentItemContentAlternativeLang",
+            fields,
+        )
     }
 }
 impl QueryResponsePortalServiceProfileQueryDataContentItemContentAlternativeLang {
@@ -1721,14 +1739,11 @@ for QueryResponsePortalServiceProfileQueryDataContentItemContentComponentDisplay
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f)
-            .map_err(|e| {
-                e
-                    .into_error(
-                        "QueryResponsePortalServiceProfileQueryDataContentItemContentComponentDisplay",
-                    )
-            })
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "QueryResponsePortalServiceProfileQueryDataContentItemContentComponentDisplay",
+            fields,
+        )
     }
 }
 impl QueryResponsePortalServiceProfileQueryDataContentItemContentComponentDisplay {
@@ -1835,11 +1850,11 @@ impl<'de> serde::Deserialize<'de> for QueryResponsePortalServiceProfileQueryData
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f)
-            .map_err(|e| {
-                e.into_error("QueryResponsePortalServiceProfileQueryDataPaging")
-            })
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "QueryResponsePortalServiceProfileQueryDataPaging",
+            fields,
+        )
     }
 }
 impl QueryResponsePortalServiceProfileQueryDataPaging {

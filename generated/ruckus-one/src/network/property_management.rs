@@ -52,8 +52,11 @@ impl<'de> serde::Deserialize<'de> for AcceptedResponse2 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AcceptedResponse2"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AcceptedResponse2",
+            fields,
+        )
     }
 }
 impl AcceptedResponse2 {
@@ -124,8 +127,11 @@ impl<'de> serde::Deserialize<'de> for Address {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Address"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Address",
+            fields,
+        )
     }
 }
 impl Address {
@@ -282,8 +288,11 @@ impl<'de> serde::Deserialize<'de> for CommunicationConfig {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("CommunicationConfig"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "CommunicationConfig",
+            fields,
+        )
     }
 }
 impl CommunicationConfig {
@@ -506,8 +515,11 @@ impl<'de> serde::Deserialize<'de> for DpskSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DpskSettings"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DpskSettings",
+            fields,
+        )
     }
 }
 impl DpskSettings {
@@ -576,8 +588,11 @@ impl<'de> serde::Deserialize<'de> for LanPort {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("LanPort"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "LanPort",
+            fields,
+        )
     }
 }
 impl LanPort {
@@ -669,8 +684,11 @@ impl<'de> serde::Deserialize<'de> for PageEntityModelPersona {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PageEntityModelPersona"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PageEntityModelPersona",
+            fields,
+        )
     }
 }
 impl PageEntityModelPersona {
@@ -826,8 +844,11 @@ impl<'de> serde::Deserialize<'de> for PageEntityModelResidentPortal {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PageEntityModelResidentPortal"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PageEntityModelResidentPortal",
+            fields,
+        )
     }
 }
 impl PageEntityModelResidentPortal {
@@ -983,8 +1004,11 @@ impl<'de> serde::Deserialize<'de> for PageEntityModelUnit {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PageEntityModelUnit"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PageEntityModelUnit",
+            fields,
+        )
     }
 }
 impl PageEntityModelUnit {
@@ -1107,8 +1131,11 @@ impl<'de> serde::Deserialize<'de> for Persona {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Persona"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Persona",
+            fields,
+        )
     }
 }
 impl Persona {
@@ -1254,8 +1281,11 @@ impl<'de> serde::Deserialize<'de> for Property {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Property"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Property",
+            fields,
+        )
     }
 }
 impl Property {
@@ -1430,8 +1460,11 @@ impl<'de> serde::Deserialize<'de> for Property2 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Property2"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Property2",
+            fields,
+        )
     }
 }
 impl Property2 {
@@ -1573,8 +1606,11 @@ impl<'de> serde::Deserialize<'de> for PropertyAcceptedResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PropertyAcceptedResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PropertyAcceptedResponse",
+            fields,
+        )
     }
 }
 impl PropertyAcceptedResponse {
@@ -1667,8 +1703,11 @@ impl<'de> serde::Deserialize<'de> for PropertyPage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PropertyPage"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PropertyPage",
+            fields,
+        )
     }
 }
 impl PropertyPage {
@@ -1807,8 +1846,11 @@ impl<'de> serde::Deserialize<'de> for PropertyPageableObject {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PropertyPageableObject"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PropertyPageableObject",
+            fields,
+        )
     }
 }
 impl PropertyPageableObject {
@@ -1908,8 +1950,11 @@ impl<'de> serde::Deserialize<'de> for PropertyPersona {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PropertyPersona"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PropertyPersona",
+            fields,
+        )
     }
 }
 impl PropertyPersona {
@@ -2001,8 +2046,11 @@ impl<'de> serde::Deserialize<'de> for PropertyQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PropertyQueryData"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PropertyQueryData",
+            fields,
+        )
     }
 }
 impl PropertyQueryData {
@@ -2093,8 +2141,11 @@ impl<'de> serde::Deserialize<'de> for PropertyResidentPortalAssignment {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PropertyResidentPortalAssignment"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PropertyResidentPortalAssignment",
+            fields,
+        )
     }
 }
 impl PropertyResidentPortalAssignment {
@@ -2168,8 +2219,11 @@ impl<'de> serde::Deserialize<'de> for PropertySortObject {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PropertySortObject"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PropertySortObject",
+            fields,
+        )
     }
 }
 impl PropertySortObject {
@@ -2328,8 +2382,11 @@ impl<'de> serde::Deserialize<'de> for PropertyUnit {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PropertyUnit"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PropertyUnit",
+            fields,
+        )
     }
 }
 impl PropertyUnit {
@@ -2448,8 +2505,11 @@ impl<'de> serde::Deserialize<'de> for QoSProfileAssignment {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("QoSProfileAssignment"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "QoSProfileAssignment",
+            fields,
+        )
     }
 }
 impl QoSProfileAssignment {
@@ -2510,8 +2570,11 @@ impl<'de> serde::Deserialize<'de> for Resident {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Resident"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Resident",
+            fields,
+        )
     }
 }
 impl Resident {
@@ -2597,8 +2660,11 @@ impl<'de> serde::Deserialize<'de> for ResidentPortal {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ResidentPortal"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ResidentPortal",
+            fields,
+        )
     }
 }
 impl ResidentPortal {
@@ -2689,8 +2755,11 @@ impl<'de> serde::Deserialize<'de> for ResidentPortalAccessConfig {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ResidentPortalAccessConfig"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ResidentPortalAccessConfig",
+            fields,
+        )
     }
 }
 impl ResidentPortalAccessConfig {
@@ -2761,8 +2830,11 @@ impl<'de> serde::Deserialize<'de> for ResidentPortalColorConfig {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ResidentPortalColorConfig"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ResidentPortalColorConfig",
+            fields,
+        )
     }
 }
 impl ResidentPortalColorConfig {
@@ -2921,8 +2993,11 @@ impl<'de> serde::Deserialize<'de> for ResidentPortalFileConfig {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ResidentPortalFileConfig"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ResidentPortalFileConfig",
+            fields,
+        )
     }
 }
 impl ResidentPortalFileConfig {
@@ -3007,8 +3082,11 @@ impl<'de> serde::Deserialize<'de> for ResidentPortalTextConfig {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ResidentPortalTextConfig"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ResidentPortalTextConfig",
+            fields,
+        )
     }
 }
 impl ResidentPortalTextConfig {
@@ -3103,8 +3181,11 @@ impl<'de> serde::Deserialize<'de> for ResidentPortalUiConfigs {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ResidentPortalUiConfigs"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ResidentPortalUiConfigs",
+            fields,
+        )
     }
 }
 impl ResidentPortalUiConfigs {
@@ -3185,8 +3266,11 @@ impl<'de> serde::Deserialize<'de> for TrafficControl {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("TrafficControl"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "TrafficControl",
+            fields,
+        )
     }
 }
 impl TrafficControl {
@@ -3270,8 +3354,11 @@ impl<'de> serde::Deserialize<'de> for Unit {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Unit"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Unit",
+            fields,
+        )
     }
 }
 impl Unit {
@@ -3375,8 +3462,11 @@ impl<'de> serde::Deserialize<'de> for UnitAp {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("UnitAp"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "UnitAp",
+            fields,
+        )
     }
 }
 impl UnitAp {
@@ -3449,8 +3539,11 @@ impl<'de> serde::Deserialize<'de> for UnitConfig {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("UnitConfig"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "UnitConfig",
+            fields,
+        )
     }
 }
 impl UnitConfig {

@@ -57,8 +57,11 @@ impl<'de> serde::Deserialize<'de> for AttributeAssignment {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AttributeAssignment"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AttributeAssignment",
+            fields,
+        )
     }
 }
 impl AttributeAssignment {
@@ -226,8 +229,11 @@ impl<'de> serde::Deserialize<'de> for AttributeGroupAssignment {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AttributeGroupAssignment"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AttributeGroupAssignment",
+            fields,
+        )
     }
 }
 impl AttributeGroupAssignment {
@@ -412,8 +418,11 @@ impl<'de> serde::Deserialize<'de> for ExternalAssignmentServiceGroup {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ExternalAssignmentServiceGroup"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ExternalAssignmentServiceGroup",
+            fields,
+        )
     }
 }
 impl ExternalAssignmentServiceGroup {
@@ -486,8 +495,11 @@ impl<'de> serde::Deserialize<'de> for RadiusAttribute {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("RadiusAttribute"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "RadiusAttribute",
+            fields,
+        )
     }
 }
 impl RadiusAttribute {
@@ -600,8 +612,11 @@ impl<'de> serde::Deserialize<'de> for RadiusAttributeGroup {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("RadiusAttributeGroup"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "RadiusAttributeGroup",
+            fields,
+        )
     }
 }
 impl RadiusAttributeGroup {
@@ -701,8 +716,11 @@ impl<'de> serde::Deserialize<'de> for RadiusAttributeVendors {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("RadiusAttributeVendors"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "RadiusAttributeVendors",
+            fields,
+        )
     }
 }
 impl RadiusAttributeVendors {

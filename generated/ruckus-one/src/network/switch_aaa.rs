@@ -52,8 +52,11 @@ impl<'de> serde::Deserialize<'de> for AaaServerResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AaaServerResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AaaServerResponse",
+            fields,
+        )
     }
 }
 impl AaaServerResponse {
@@ -160,8 +163,11 @@ impl<'de> serde::Deserialize<'de> for AaaServerView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AaaServerView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AaaServerView",
+            fields,
+        )
     }
 }
 impl AaaServerView {

@@ -64,8 +64,11 @@ impl<'de> serde::Deserialize<'de> for ConfigBackUpFormatted {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ConfigBackUpFormatted"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ConfigBackUpFormatted",
+            fields,
+        )
     }
 }
 impl ConfigBackUpFormatted {
@@ -154,8 +157,11 @@ impl<'de> serde::Deserialize<'de> for ConfigBackup {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ConfigBackup"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ConfigBackup",
+            fields,
+        )
     }
 }
 impl ConfigBackup {
@@ -217,8 +223,11 @@ impl<'de> serde::Deserialize<'de> for ConfigBackupAction {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ConfigBackupAction"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ConfigBackupAction",
+            fields,
+        )
     }
 }
 impl ConfigBackupAction {
@@ -339,8 +348,11 @@ impl<'de> serde::Deserialize<'de> for ConfigBackupComparison {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ConfigBackupComparison"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ConfigBackupComparison",
+            fields,
+        )
     }
 }
 impl ConfigBackupComparison {
@@ -414,8 +426,11 @@ impl<'de> serde::Deserialize<'de> for ConfigBackupComparisonView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ConfigBackupComparisonView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ConfigBackupComparisonView",
+            fields,
+        )
     }
 }
 impl ConfigBackupComparisonView {
@@ -498,8 +513,11 @@ impl<'de> serde::Deserialize<'de> for ConfigBackupContentView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ConfigBackupContentView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ConfigBackupContentView",
+            fields,
+        )
     }
 }
 impl ConfigBackupContentView {

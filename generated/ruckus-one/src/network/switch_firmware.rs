@@ -61,8 +61,11 @@ impl<'de> serde::Deserialize<'de> for ChangeSchedule {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ChangeSchedule"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ChangeSchedule",
+            fields,
+        )
     }
 }
 impl ChangeSchedule {
@@ -169,8 +172,11 @@ impl<'de> serde::Deserialize<'de> for ChangeScheduleV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ChangeScheduleV1"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ChangeScheduleV1",
+            fields,
+        )
     }
 }
 impl ChangeScheduleV1 {
@@ -271,8 +277,11 @@ impl<'de> serde::Deserialize<'de> for ModelCurrentVersionView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ModelCurrentVersionView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ModelCurrentVersionView",
+            fields,
+        )
     }
 }
 impl ModelCurrentVersionView {
@@ -412,8 +421,11 @@ impl<'de> serde::Deserialize<'de> for ModelSwitchCountView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ModelSwitchCountView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ModelSwitchCountView",
+            fields,
+        )
     }
 }
 impl ModelSwitchCountView {
@@ -490,8 +502,11 @@ impl<'de> serde::Deserialize<'de> for ModelVersionView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ModelVersionView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ModelVersionView",
+            fields,
+        )
     }
 }
 impl ModelVersionView {
@@ -573,8 +588,11 @@ impl<'de> serde::Deserialize<'de> for ScheduleTimeSlotView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ScheduleTimeSlotView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ScheduleTimeSlotView",
+            fields,
+        )
     }
 }
 impl ScheduleTimeSlotView {
@@ -651,8 +669,11 @@ impl<'de> serde::Deserialize<'de> for SkipScheduleUpgrade {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SkipScheduleUpgrade"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "SkipScheduleUpgrade",
+            fields,
+        )
     }
 }
 impl SkipScheduleUpgrade {
@@ -726,8 +747,11 @@ impl<'de> serde::Deserialize<'de> for SwitchScheduleView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SwitchScheduleView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "SwitchScheduleView",
+            fields,
+        )
     }
 }
 impl SwitchScheduleView {
@@ -808,8 +832,11 @@ impl<'de> serde::Deserialize<'de> for SwitchVersion {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SwitchVersion"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "SwitchVersion",
+            fields,
+        )
     }
 }
 impl SwitchVersion {
@@ -956,8 +983,11 @@ impl<'de> serde::Deserialize<'de> for SwitchVersionView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SwitchVersionView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "SwitchVersionView",
+            fields,
+        )
     }
 }
 impl SwitchVersionView {
@@ -1041,8 +1071,11 @@ impl<'de> serde::Deserialize<'de> for UpgradeScheduleFirmwareView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("UpgradeScheduleFirmwareView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "UpgradeScheduleFirmwareView",
+            fields,
+        )
     }
 }
 impl UpgradeScheduleFirmwareView {
@@ -1138,8 +1171,11 @@ impl<'de> serde::Deserialize<'de> for UpgradeScheduleView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("UpgradeScheduleView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "UpgradeScheduleView",
+            fields,
+        )
     }
 }
 impl UpgradeScheduleView {
@@ -1233,9 +1269,11 @@ impl<'de> serde::Deserialize<'de> for UpgradeScheduleViewSupportModelGroupVersio
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f)
-            .map_err(|e| e.into_error("UpgradeScheduleViewSupportModelGroupVersion"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "UpgradeScheduleViewSupportModelGroupVersion",
+            fields,
+        )
     }
 }
 impl UpgradeScheduleViewSupportModelGroupVersion {
@@ -1336,8 +1374,11 @@ impl<'de> serde::Deserialize<'de> for UpgradeSwitch {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("UpgradeSwitch"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "UpgradeSwitch",
+            fields,
+        )
     }
 }
 impl UpgradeSwitch {
@@ -1483,8 +1524,11 @@ impl<'de> serde::Deserialize<'de> for UpgradeSwitchQueryFilter {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("UpgradeSwitchQueryFilter"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "UpgradeSwitchQueryFilter",
+            fields,
+        )
     }
 }
 impl UpgradeSwitchQueryFilter {
@@ -1561,8 +1605,11 @@ impl<'de> serde::Deserialize<'de> for UpgradeSwitchQueryFilterV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("UpgradeSwitchQueryFilterV1"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "UpgradeSwitchQueryFilterV1",
+            fields,
+        )
     }
 }
 impl UpgradeSwitchQueryFilterV1 {
@@ -1663,8 +1710,11 @@ impl<'de> serde::Deserialize<'de> for UpgradeSwitchView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("UpgradeSwitchView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "UpgradeSwitchView",
+            fields,
+        )
     }
 }
 impl UpgradeSwitchView {
@@ -1847,8 +1897,11 @@ impl<'de> serde::Deserialize<'de> for UpgradeVenue {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("UpgradeVenue"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "UpgradeVenue",
+            fields,
+        )
     }
 }
 impl UpgradeVenue {
@@ -2041,8 +2094,11 @@ impl<'de> serde::Deserialize<'de> for UpgradeVenueFirmwareView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("UpgradeVenueFirmwareView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "UpgradeVenueFirmwareView",
+            fields,
+        )
     }
 }
 impl UpgradeVenueFirmwareView {
@@ -2234,8 +2290,11 @@ impl<'de> serde::Deserialize<'de> for UpgradeVenueQueryFilter {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("UpgradeVenueQueryFilter"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "UpgradeVenueQueryFilter",
+            fields,
+        )
     }
 }
 impl UpgradeVenueQueryFilter {
@@ -2312,8 +2371,11 @@ impl<'de> serde::Deserialize<'de> for UpgradeVenueQueryFilterV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("UpgradeVenueQueryFilterV1"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "UpgradeVenueQueryFilterV1",
+            fields,
+        )
     }
 }
 impl UpgradeVenueQueryFilterV1 {
@@ -2386,8 +2448,11 @@ impl<'de> serde::Deserialize<'de> for UpgradeVenueSwitchCount {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("UpgradeVenueSwitchCount"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "UpgradeVenueSwitchCount",
+            fields,
+        )
     }
 }
 impl UpgradeVenueSwitchCount {
@@ -2461,8 +2526,11 @@ impl<'de> serde::Deserialize<'de> for VenueCurrentVersion {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueCurrentVersion"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "VenueCurrentVersion",
+            fields,
+        )
     }
 }
 impl VenueCurrentVersion {
@@ -2542,8 +2610,11 @@ impl<'de> serde::Deserialize<'de> for VenueCurrentVersionView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueCurrentVersionView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "VenueCurrentVersionView",
+            fields,
+        )
     }
 }
 impl VenueCurrentVersionView {

@@ -55,8 +55,11 @@ impl<'de> serde::Deserialize<'de> for AclIntersectionView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AclIntersectionView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AclIntersectionView",
+            fields,
+        )
     }
 }
 impl AclIntersectionView {
@@ -133,8 +136,11 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryDetailSortInfo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ConfigurationHistoryDetailSortInfo"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ConfigurationHistoryDetailSortInfo",
+            fields,
+        )
     }
 }
 impl ConfigurationHistoryDetailSortInfo {
@@ -268,8 +274,11 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryFilter {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ConfigurationHistoryFilter"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ConfigurationHistoryFilter",
+            fields,
+        )
     }
 }
 impl ConfigurationHistoryFilter {
@@ -347,9 +356,11 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryForVenueQueryRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f)
-            .map_err(|e| e.into_error("ConfigurationHistoryForVenueQueryRequest"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ConfigurationHistoryForVenueQueryRequest",
+            fields,
+        )
     }
 }
 impl ConfigurationHistoryForVenueQueryRequest {
@@ -450,8 +461,11 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ConfigurationHistoryRequest"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ConfigurationHistoryRequest",
+            fields,
+        )
     }
 }
 impl ConfigurationHistoryRequest {
@@ -581,8 +595,11 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryVenueInfoView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ConfigurationHistoryVenueInfoView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ConfigurationHistoryVenueInfoView",
+            fields,
+        )
     }
 }
 impl ConfigurationHistoryVenueInfoView {
@@ -690,8 +707,11 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryVenueView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ConfigurationHistoryVenueView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ConfigurationHistoryVenueView",
+            fields,
+        )
     }
 }
 impl ConfigurationHistoryVenueView {
@@ -771,8 +791,11 @@ impl<'de> serde::Deserialize<'de> for DhcpServerResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DhcpServerResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DhcpServerResponse",
+            fields,
+        )
     }
 }
 impl DhcpServerResponse {
@@ -843,8 +866,11 @@ impl<'de> serde::Deserialize<'de> for DhcpServerStateView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DhcpServerStateView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DhcpServerStateView",
+            fields,
+        )
     }
 }
 impl DhcpServerStateView {
@@ -976,8 +1002,7 @@ impl<'de> serde::Deserialize<'de> for Lag {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Lag"))
+        ruckus_one_runtime::internal::object::Fields::decode(deserializer, "Lag", fields)
     }
 }
 impl Lag {
@@ -1072,8 +1097,11 @@ impl<'de> serde::Deserialize<'de> for LagResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("LagResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "LagResponse",
+            fields,
+        )
     }
 }
 impl LagResponse {
@@ -1169,8 +1197,11 @@ impl<'de> serde::Deserialize<'de> for LagView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("LagView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "LagView",
+            fields,
+        )
     }
 }
 impl LagView {
@@ -1292,8 +1323,11 @@ impl<'de> serde::Deserialize<'de> for SortInfo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SortInfo"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "SortInfo",
+            fields,
+        )
     }
 }
 impl SortInfo {
@@ -1416,8 +1450,11 @@ impl<'de> serde::Deserialize<'de> for StaticRouteResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("StaticRouteResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "StaticRouteResponse",
+            fields,
+        )
     }
 }
 impl StaticRouteResponse {
@@ -1492,8 +1529,11 @@ impl<'de> serde::Deserialize<'de> for StaticRouteView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("StaticRouteView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "StaticRouteView",
+            fields,
+        )
     }
 }
 impl StaticRouteView {
@@ -1579,8 +1619,11 @@ impl<'de> serde::Deserialize<'de> for SwitchAclView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SwitchAclView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "SwitchAclView",
+            fields,
+        )
     }
 }
 impl SwitchAclView {
@@ -1680,8 +1723,11 @@ impl<'de> serde::Deserialize<'de> for SwitchVenueSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SwitchVenueSettings"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "SwitchVenueSettings",
+            fields,
+        )
     }
 }
 impl SwitchVenueSettings {
@@ -1796,8 +1842,11 @@ impl<'de> serde::Deserialize<'de> for SwitchVlan {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SwitchVlan"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "SwitchVlan",
+            fields,
+        )
     }
 }
 impl SwitchVlan {
@@ -1929,8 +1978,11 @@ impl<'de> serde::Deserialize<'de> for SwitchVlanOverview {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SwitchVlanOverview"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "SwitchVlanOverview",
+            fields,
+        )
     }
 }
 impl SwitchVlanOverview {
@@ -2010,8 +2062,11 @@ impl<'de> serde::Deserialize<'de> for SwitchVlanResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SwitchVlanResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "SwitchVlanResponse",
+            fields,
+        )
     }
 }
 impl SwitchVlanResponse {
@@ -2111,8 +2166,11 @@ impl<'de> serde::Deserialize<'de> for SwitchVlans {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SwitchVlans"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "SwitchVlans",
+            fields,
+        )
     }
 }
 impl SwitchVlans {
@@ -2261,8 +2319,11 @@ impl<'de> serde::Deserialize<'de> for VePort {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VePort"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "VePort",
+            fields,
+        )
     }
 }
 impl VePort {
@@ -2381,8 +2442,11 @@ impl<'de> serde::Deserialize<'de> for VePortResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VePortResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "VePortResponse",
+            fields,
+        )
     }
 }
 impl VePortResponse {
@@ -2463,8 +2527,11 @@ impl<'de> serde::Deserialize<'de> for VlanIntersectContent {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VlanIntersectContent"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "VlanIntersectContent",
+            fields,
+        )
     }
 }
 impl VlanIntersectContent {
@@ -2556,8 +2623,11 @@ impl<'de> serde::Deserialize<'de> for VlanIntersectionResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VlanIntersectionResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "VlanIntersectionResponse",
+            fields,
+        )
     }
 }
 impl VlanIntersectionResponse {
@@ -2643,8 +2713,11 @@ impl<'de> serde::Deserialize<'de> for VlanVePort {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VlanVePort"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "VlanVePort",
+            fields,
+        )
     }
 }
 impl VlanVePort {

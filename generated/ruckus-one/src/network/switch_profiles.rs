@@ -61,8 +61,11 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplate {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AcxCliTemplate"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AcxCliTemplate",
+            fields,
+        )
     }
 }
 impl AcxCliTemplate {
@@ -172,8 +175,11 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateBo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AcxCliTemplateBo"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AcxCliTemplateBo",
+            fields,
+        )
     }
 }
 impl AcxCliTemplateBo {
@@ -283,8 +289,11 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateSampleView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AcxCliTemplateSampleView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AcxCliTemplateSampleView",
+            fields,
+        )
     }
 }
 impl AcxCliTemplateSampleView {
@@ -370,8 +379,11 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateSwitchesView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AcxCliTemplateSwitchesView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AcxCliTemplateSwitchesView",
+            fields,
+        )
     }
 }
 impl AcxCliTemplateSwitchesView {
@@ -464,8 +476,11 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AcxCliTemplateV1"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AcxCliTemplateV1",
+            fields,
+        )
     }
 }
 impl AcxCliTemplateV1 {
@@ -593,8 +608,11 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AcxCliTemplateView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AcxCliTemplateView",
+            fields,
+        )
     }
 }
 impl AcxCliTemplateView {
@@ -701,8 +719,11 @@ impl<'de> serde::Deserialize<'de> for ProfileVlanResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ProfileVlanResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ProfileVlanResponse",
+            fields,
+        )
     }
 }
 impl ProfileVlanResponse {
@@ -791,8 +812,11 @@ impl<'de> serde::Deserialize<'de> for SwitchAndVenueView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SwitchAndVenueView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "SwitchAndVenueView",
+            fields,
+        )
     }
 }
 impl SwitchAndVenueView {
@@ -890,8 +914,11 @@ impl<'de> serde::Deserialize<'de> for VenueSwitchBo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueSwitchBo"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "VenueSwitchBo",
+            fields,
+        )
     }
 }
 impl VenueSwitchBo {
@@ -1000,8 +1027,11 @@ impl<'de> serde::Deserialize<'de> for WebAuthPageTemplate {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("WebAuthPageTemplate"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "WebAuthPageTemplate",
+            fields,
+        )
     }
 }
 impl WebAuthPageTemplate {
@@ -1179,8 +1209,11 @@ impl<'de> serde::Deserialize<'de> for WebAuthPageTemplateBo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("WebAuthPageTemplateBo"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "WebAuthPageTemplateBo",
+            fields,
+        )
     }
 }
 impl WebAuthPageTemplateBo {
@@ -1294,8 +1327,11 @@ impl<'de> serde::Deserialize<'de> for WebAuthPageTemplateResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("WebAuthPageTemplateResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "WebAuthPageTemplateResponse",
+            fields,
+        )
     }
 }
 impl WebAuthPageTemplateResponse {
@@ -1388,8 +1424,11 @@ impl<'de> serde::Deserialize<'de> for WebAuthPageTemplateView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("WebAuthPageTemplateView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "WebAuthPageTemplateView",
+            fields,
+        )
     }
 }
 impl WebAuthPageTemplateView {

@@ -372,8 +372,11 @@ impl<'de> serde::Deserialize<'de> for GroupedSwitch {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("GroupedSwitch"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "GroupedSwitch",
+            fields,
+        )
     }
 }
 impl GroupedSwitch {
@@ -567,8 +570,11 @@ impl<'de> serde::Deserialize<'de> for IcxSwitch {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("IcxSwitch"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "IcxSwitch",
+            fields,
+        )
     }
 }
 impl IcxSwitch {
@@ -840,8 +846,11 @@ impl<'de> serde::Deserialize<'de> for IcxSwitchResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("IcxSwitchResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "IcxSwitchResponse",
+            fields,
+        )
     }
 }
 impl IcxSwitchResponse {
@@ -927,8 +936,11 @@ impl<'de> serde::Deserialize<'de> for ImportSwitchResultView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ImportSwitchResultView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ImportSwitchResultView",
+            fields,
+        )
     }
 }
 impl ImportSwitchResultView {
@@ -1029,8 +1041,11 @@ impl<'de> serde::Deserialize<'de> for LldpQosView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("LldpQosView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "LldpQosView",
+            fields,
+        )
     }
 }
 impl LldpQosView {
@@ -1355,8 +1370,11 @@ impl<'de> serde::Deserialize<'de> for PortResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PortResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PortResponse",
+            fields,
+        )
     }
 }
 impl PortResponse {
@@ -1703,8 +1721,11 @@ impl<'de> serde::Deserialize<'de> for PortV1001 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PortV1001"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PortV1001",
+            fields,
+        )
     }
 }
 impl PortV1001 {
@@ -2218,8 +2239,11 @@ impl<'de> serde::Deserialize<'de> for PortView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PortView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PortView",
+            fields,
+        )
     }
 }
 impl PortView {
@@ -2761,8 +2785,11 @@ impl<'de> serde::Deserialize<'de> for Ports {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Ports"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Ports",
+            fields,
+        )
     }
 }
 impl Ports {
@@ -3120,8 +3147,11 @@ impl<'de> serde::Deserialize<'de> for QueryResponseGroupedSwitch {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("QueryResponseGroupedSwitch"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "QueryResponseGroupedSwitch",
+            fields,
+        )
     }
 }
 impl QueryResponseGroupedSwitch {
@@ -3243,8 +3273,11 @@ impl<'de> serde::Deserialize<'de> for SchedulerView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SchedulerView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "SchedulerView",
+            fields,
+        )
     }
 }
 impl SchedulerView {
@@ -3416,8 +3449,11 @@ impl<'de> serde::Deserialize<'de> for StackMembersViewV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("StackMembersViewV1"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "StackMembersViewV1",
+            fields,
+        )
     }
 }
 impl StackMembersViewV1 {
@@ -3508,8 +3544,11 @@ impl<'de> serde::Deserialize<'de> for SwitchPortSelection {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SwitchPortSelection"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "SwitchPortSelection",
+            fields,
+        )
     }
 }
 impl SwitchPortSelection {
@@ -3588,8 +3627,11 @@ impl<'de> serde::Deserialize<'de> for SwitchPositionView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SwitchPositionView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "SwitchPositionView",
+            fields,
+        )
     }
 }
 impl SwitchPositionView {
@@ -3677,8 +3719,11 @@ impl<'de> serde::Deserialize<'de> for SwitchPositionViewV1001 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SwitchPositionViewV1001"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "SwitchPositionViewV1001",
+            fields,
+        )
     }
 }
 impl SwitchPositionViewV1001 {
@@ -3781,8 +3826,11 @@ impl<'de> serde::Deserialize<'de> for SwitchQueryResult {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SwitchQueryResult"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "SwitchQueryResult",
+            fields,
+        )
     }
 }
 impl SwitchQueryResult {
@@ -3933,8 +3981,11 @@ impl<'de> serde::Deserialize<'de> for VenueStackMember {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueStackMember"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "VenueStackMember",
+            fields,
+        )
     }
 }
 impl VenueStackMember {
@@ -4052,8 +4103,11 @@ impl<'de> serde::Deserialize<'de> for VenueSwitchStack {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueSwitchStack"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "VenueSwitchStack",
+            fields,
+        )
     }
 }
 impl VenueSwitchStack {

@@ -54,8 +54,11 @@ impl<'de> serde::Deserialize<'de> for VenueApModelAntennaTypeSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueApModelAntennaTypeSettings"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "VenueApModelAntennaTypeSettings",
+            fields,
+        )
     }
 }
 impl VenueApModelAntennaTypeSettings {
@@ -142,8 +145,11 @@ impl<'de> serde::Deserialize<'de> for VenueApModelLanPortSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueApModelLanPortSettings"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "VenueApModelLanPortSettings",
+            fields,
+        )
     }
 }
 impl VenueApModelLanPortSettings {
@@ -246,8 +252,11 @@ impl<'de> serde::Deserialize<'de> for VenueApModelLanPortSpecificSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueApModelLanPortSpecificSettings"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "VenueApModelLanPortSpecificSettings",
+            fields,
+        )
     }
 }
 impl VenueApModelLanPortSpecificSettings {
@@ -323,8 +332,11 @@ impl<'de> serde::Deserialize<'de> for VenueApModelUsbPortSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueApModelUsbPortSettings"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "VenueApModelUsbPortSettings",
+            fields,
+        )
     }
 }
 impl VenueApModelUsbPortSettings {

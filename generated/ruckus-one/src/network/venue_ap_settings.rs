@@ -56,8 +56,11 @@ impl<'de> serde::Deserialize<'de> for VenueApManagementTrafficVlanSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueApManagementTrafficVlanSettings"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "VenueApManagementTrafficVlanSettings",
+            fields,
+        )
     }
 }
 impl VenueApManagementTrafficVlanSettings {
@@ -134,11 +137,11 @@ for VenueApManagementTrafficVlanSettingsVenueApManagementVlan {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f)
-            .map_err(|e| {
-                e.into_error("VenueApManagementTrafficVlanSettingsVenueApManagementVlan")
-            })
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "VenueApManagementTrafficVlanSettingsVenueApManagementVlan",
+            fields,
+        )
     }
 }
 impl VenueApManagementTrafficVlanSettingsVenueApManagementVlan {
@@ -218,8 +221,11 @@ impl<'de> serde::Deserialize<'de> for VenueApMeshSettingsV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueApMeshSettingsV1"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "VenueApMeshSettingsV1",
+            fields,
+        )
     }
 }
 impl VenueApMeshSettingsV1 {
@@ -422,8 +428,11 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueApRadio6GHzSettingsV1"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "VenueApRadio6GHzSettingsV1",
+            fields,
+        )
     }
 }
 impl VenueApRadio6GHzSettingsV1 {
@@ -599,8 +608,11 @@ impl<'de> serde::Deserialize<'de> for VenueApRadioSettingsV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueApRadioSettingsV1"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "VenueApRadioSettingsV1",
+            fields,
+        )
     }
 }
 impl VenueApRadioSettingsV1 {
@@ -693,8 +705,11 @@ impl<'de> serde::Deserialize<'de> for VenueApTlsKeyEnhancedModeSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueApTlsKeyEnhancedModeSettings"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "VenueApTlsKeyEnhancedModeSettings",
+            fields,
+        )
     }
 }
 impl VenueApTlsKeyEnhancedModeSettings {

@@ -112,8 +112,11 @@ impl<'de> serde::Deserialize<'de> for AaaSetting {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AaaSetting"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AaaSetting",
+            fields,
+        )
     }
 }
 impl AaaSetting {
@@ -310,8 +313,11 @@ impl<'de> serde::Deserialize<'de> for ApplyRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApplyRequest"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApplyRequest",
+            fields,
+        )
     }
 }
 impl ApplyRequest {
@@ -373,8 +379,11 @@ impl<'de> serde::Deserialize<'de> for ApplyTemplateResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApplyTemplateResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApplyTemplateResponse",
+            fields,
+        )
     }
 }
 impl ApplyTemplateResponse {
@@ -433,8 +442,11 @@ impl<'de> serde::Deserialize<'de> for DiffData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DiffData"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DiffData",
+            fields,
+        )
     }
 }
 impl DiffData {
@@ -499,8 +511,11 @@ impl<'de> serde::Deserialize<'de> for DiffReport {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DiffReport"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DiffReport",
+            fields,
+        )
     }
 }
 impl DiffReport {
@@ -568,8 +583,11 @@ impl<'de> serde::Deserialize<'de> for DriftInstance {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DriftInstance"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DriftInstance",
+            fields,
+        )
     }
 }
 impl DriftInstance {
@@ -643,8 +661,11 @@ impl<'de> serde::Deserialize<'de> for DriftInstanceResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DriftInstanceResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DriftInstanceResponse",
+            fields,
+        )
     }
 }
 impl DriftInstanceResponse {
@@ -715,8 +736,11 @@ impl<'de> serde::Deserialize<'de> for EnforceRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EnforceRequest"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "EnforceRequest",
+            fields,
+        )
     }
 }
 impl EnforceRequest {
@@ -832,8 +856,11 @@ impl<'de> serde::Deserialize<'de> for HierarchyNode {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("HierarchyNode"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "HierarchyNode",
+            fields,
+        )
     }
 }
 impl HierarchyNode {
@@ -1174,8 +1201,11 @@ impl<'de> serde::Deserialize<'de> for HierarchyQueryResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("HierarchyQueryResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "HierarchyQueryResponse",
+            fields,
+        )
     }
 }
 impl HierarchyQueryResponse {
@@ -1306,8 +1336,11 @@ impl<'de> serde::Deserialize<'de> for TemplateData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("TemplateData"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "TemplateData",
+            fields,
+        )
     }
 }
 impl TemplateData {
@@ -1458,8 +1491,11 @@ impl<'de> serde::Deserialize<'de> for TemplateInstanceQuery {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("TemplateInstanceQuery"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "TemplateInstanceQuery",
+            fields,
+        )
     }
 }
 impl TemplateInstanceQuery {
@@ -1536,8 +1572,11 @@ impl<'de> serde::Deserialize<'de> for UpdateVenueSettingBo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("UpdateVenueSettingBo"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "UpdateVenueSettingBo",
+            fields,
+        )
     }
 }
 impl UpdateVenueSettingBo {
@@ -1641,8 +1680,11 @@ impl<'de> serde::Deserialize<'de> for VenueTemplate {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueTemplate"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "VenueTemplate",
+            fields,
+        )
     }
 }
 impl VenueTemplate {
@@ -1737,8 +1779,11 @@ impl<'de> serde::Deserialize<'de> for VenueTemplateAaaServerResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueTemplateAaaServerResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "VenueTemplateAaaServerResponse",
+            fields,
+        )
     }
 }
 impl VenueTemplateAaaServerResponse {
@@ -1843,8 +1888,11 @@ impl<'de> serde::Deserialize<'de> for VenueTemplateAaaServerView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueTemplateAaaServerView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "VenueTemplateAaaServerView",
+            fields,
+        )
     }
 }
 impl VenueTemplateAaaServerView {
@@ -2005,8 +2053,11 @@ impl<'de> serde::Deserialize<'de> for VenueTemplateView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueTemplateView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "VenueTemplateView",
+            fields,
+        )
     }
 }
 impl VenueTemplateView {
@@ -2153,8 +2204,11 @@ impl<'de> serde::Deserialize<'de> for VenueTemplateView2 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueTemplateView2"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "VenueTemplateView2",
+            fields,
+        )
     }
 }
 impl VenueTemplateView2 {
@@ -2288,8 +2342,11 @@ impl<'de> serde::Deserialize<'de> for VenueV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueV1"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "VenueV1",
+            fields,
+        )
     }
 }
 impl VenueV1 {

@@ -61,8 +61,11 @@ impl<'de> serde::Deserialize<'de> for VenueLanPort {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueLanPort"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "VenueLanPort",
+            fields,
+        )
     }
 }
 impl VenueLanPort {
@@ -207,8 +210,11 @@ impl<'de> serde::Deserialize<'de> for WifiVenueApModelLanPortSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("WifiVenueApModelLanPortSettings"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "WifiVenueApModelLanPortSettings",
+            fields,
+        )
     }
 }
 impl WifiVenueApModelLanPortSettings {

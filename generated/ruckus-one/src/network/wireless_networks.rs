@@ -52,8 +52,11 @@ impl<'de> serde::Deserialize<'de> for ExternalAccountingRadius {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ExternalAccountingRadius"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ExternalAccountingRadius",
+            fields,
+        )
     }
 }
 impl ExternalAccountingRadius {
@@ -124,8 +127,11 @@ impl<'de> serde::Deserialize<'de> for ExternalAuthRadius {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ExternalAuthRadius"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ExternalAuthRadius",
+            fields,
+        )
     }
 }
 impl ExternalAuthRadius {
@@ -196,8 +202,11 @@ impl<'de> serde::Deserialize<'de> for ExternalRadiusTuple {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ExternalRadiusTuple"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ExternalRadiusTuple",
+            fields,
+        )
     }
 }
 impl ExternalRadiusTuple {
@@ -306,8 +315,11 @@ impl<'de> serde::Deserialize<'de> for NetworkActivation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("NetworkActivation"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "NetworkActivation",
+            fields,
+        )
     }
 }
 impl NetworkActivation {
@@ -493,8 +505,11 @@ impl<'de> serde::Deserialize<'de> for NetworkActivationApGroup {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("NetworkActivationApGroup"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "NetworkActivationApGroup",
+            fields,
+        )
     }
 }
 impl NetworkActivationApGroup {
@@ -654,8 +669,11 @@ impl<'de> serde::Deserialize<'de> for NetworkCompatibilityPage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("NetworkCompatibilityPage"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "NetworkCompatibilityPage",
+            fields,
+        )
     }
 }
 impl NetworkCompatibilityPage {
@@ -756,9 +774,11 @@ impl<'de> serde::Deserialize<'de> for NetworkCompatibilityPageApCompatibility {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f)
-            .map_err(|e| e.into_error("NetworkCompatibilityPageApCompatibility"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "NetworkCompatibilityPageApCompatibility",
+            fields,
+        )
     }
 }
 impl NetworkCompatibilityPageApCompatibility {
@@ -863,14 +883,11 @@ for NetworkCompatibilityPageApCompatibilityIncompatibleFeature {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f)
-            .map_err(|e| {
-                e
-                    .into_error(
-                        "NetworkCompatibilityPageApCompatibilityIncompatibleFeature",
-                    )
-            })
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "NetworkCompatibilityPageApCompatibilityIncompatibleFeature",
+            fields,
+        )
     }
 }
 impl NetworkCompatibilityPageApCompatibilityIncompatibleFeature {
@@ -967,8 +984,11 @@ impl<'de> serde::Deserialize<'de> for RecoveryPassphraseSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("RecoveryPassphraseSettings"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "RecoveryPassphraseSettings",
+            fields,
+        )
     }
 }
 impl RecoveryPassphraseSettings {
@@ -1050,8 +1070,11 @@ impl<'de> serde::Deserialize<'de> for WifiFeatureSetPage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("WifiFeatureSetPage"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "WifiFeatureSetPage",
+            fields,
+        )
     }
 }
 impl WifiFeatureSetPage {
@@ -1140,8 +1163,11 @@ impl<'de> serde::Deserialize<'de> for WifiFeatureSetRow {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("WifiFeatureSetRow"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "WifiFeatureSetRow",
+            fields,
+        )
     }
 }
 impl WifiFeatureSetRow {
@@ -1221,8 +1247,11 @@ impl<'de> serde::Deserialize<'de> for WisprProviders {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("WisprProviders"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "WisprProviders",
+            fields,
+        )
     }
 }
 impl WisprProviders {
@@ -1294,8 +1323,11 @@ impl<'de> serde::Deserialize<'de> for WisprProvidersModel {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("WisprProvidersModel"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "WisprProvidersModel",
+            fields,
+        )
     }
 }
 impl WisprProvidersModel {
@@ -1388,8 +1420,11 @@ impl<'de> serde::Deserialize<'de> for WisprProvidersRegion {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("WisprProvidersRegion"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "WisprProvidersRegion",
+            fields,
+        )
     }
 }
 impl WisprProvidersRegion {

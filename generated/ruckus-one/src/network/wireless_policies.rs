@@ -54,8 +54,11 @@ impl<'de> serde::Deserialize<'de> for Activation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Activation"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Activation",
+            fields,
+        )
     }
 }
 impl Activation {
@@ -139,8 +142,11 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationAllowlistEntry {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ClientIsolationAllowlistEntry"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ClientIsolationAllowlistEntry",
+            fields,
+        )
     }
 }
 impl ClientIsolationAllowlistEntry {
@@ -215,8 +221,11 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ClientIsolationProfile"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ClientIsolationProfile",
+            fields,
+        )
     }
 }
 impl ClientIsolationProfile {
@@ -306,8 +315,11 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationProfileQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ClientIsolationProfileQueryData"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ClientIsolationProfileQueryData",
+            fields,
+        )
     }
 }
 impl ClientIsolationProfileQueryData {
@@ -424,9 +436,11 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationProfileQueryDataApActivatio
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f)
-            .map_err(|e| e.into_error("ClientIsolationProfileQueryDataApActivation"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ClientIsolationProfileQueryDataApActivation",
+            fields,
+        )
     }
 }
 impl ClientIsolationProfileQueryDataApActivation {
@@ -519,9 +533,11 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationProfileQueryDataVenueActiva
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f)
-            .map_err(|e| e.into_error("ClientIsolationProfileQueryDataVenueActivation"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ClientIsolationProfileQueryDataVenueActivation",
+            fields,
+        )
     }
 }
 impl ClientIsolationProfileQueryDataVenueActivation {
@@ -687,8 +703,11 @@ impl<'de> serde::Deserialize<'de> for EthernetPortProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EthernetPortProfile"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "EthernetPortProfile",
+            fields,
+        )
     }
 }
 impl EthernetPortProfile {
@@ -1017,8 +1036,11 @@ impl<'de> serde::Deserialize<'de> for LbsServerProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("LbsServerProfile"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "LbsServerProfile",
+            fields,
+        )
     }
 }
 impl LbsServerProfile {
@@ -1149,8 +1171,11 @@ impl<'de> serde::Deserialize<'de> for LbsServerProfileQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("LbsServerProfileQueryData"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "LbsServerProfileQueryData",
+            fields,
+        )
     }
 }
 impl LbsServerProfileQueryData {
@@ -1248,8 +1273,11 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsProxyProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MulticastDnsProxyProfile"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "MulticastDnsProxyProfile",
+            fields,
+        )
     }
 }
 impl MulticastDnsProxyProfile {
@@ -1338,8 +1366,11 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsProxyProfileQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MulticastDnsProxyProfileQueryData"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "MulticastDnsProxyProfileQueryData",
+            fields,
+        )
     }
 }
 impl MulticastDnsProxyProfileQueryData {
@@ -1455,8 +1486,11 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsProxyServiceRule {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MulticastDnsProxyServiceRule"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "MulticastDnsProxyServiceRule",
+            fields,
+        )
     }
 }
 impl MulticastDnsProxyServiceRule {
@@ -1560,9 +1594,11 @@ impl<'de> serde::Deserialize<'de> for QueryResponseClientIsolationProfileQueryDa
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f)
-            .map_err(|e| e.into_error("QueryResponseClientIsolationProfileQueryData"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "QueryResponseClientIsolationProfileQueryData",
+            fields,
+        )
     }
 }
 impl QueryResponseClientIsolationProfileQueryData {
@@ -1685,9 +1721,11 @@ impl<'de> serde::Deserialize<'de> for QueryResponseLbsServerProfileQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f)
-            .map_err(|e| e.into_error("QueryResponseLbsServerProfileQueryData"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "QueryResponseLbsServerProfileQueryData",
+            fields,
+        )
     }
 }
 impl QueryResponseLbsServerProfileQueryData {
@@ -1810,9 +1848,11 @@ impl<'de> serde::Deserialize<'de> for QueryResponseMulticastDnsProxyProfileQuery
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f)
-            .map_err(|e| e.into_error("QueryResponseMulticastDnsProxyProfileQueryData"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "QueryResponseMulticastDnsProxyProfileQueryData",
+            fields,
+        )
     }
 }
 impl QueryResponseMulticastDnsProxyProfileQueryData {
@@ -1935,9 +1975,11 @@ impl<'de> serde::Deserialize<'de> for QueryResponseSnmpAgentProfileQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f)
-            .map_err(|e| e.into_error("QueryResponseSnmpAgentProfileQueryData"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "QueryResponseSnmpAgentProfileQueryData",
+            fields,
+        )
     }
 }
 impl QueryResponseSnmpAgentProfileQueryData {
@@ -2060,8 +2102,11 @@ impl<'de> serde::Deserialize<'de> for QueryResponseSoftGreProfileQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("QueryResponseSoftGreProfileQueryData"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "QueryResponseSoftGreProfileQueryData",
+            fields,
+        )
     }
 }
 impl QueryResponseSoftGreProfileQueryData {
@@ -2181,8 +2226,11 @@ impl<'de> serde::Deserialize<'de> for QueryResponseTunnelProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("QueryResponseTunnelProfile"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "QueryResponseTunnelProfile",
+            fields,
+        )
     }
 }
 impl QueryResponseTunnelProfile {
@@ -2291,8 +2339,11 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentNotificationSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SnmpAgentNotificationSettings"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "SnmpAgentNotificationSettings",
+            fields,
+        )
     }
 }
 impl SnmpAgentNotificationSettings {
@@ -2430,8 +2481,11 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SnmpAgentProfile"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "SnmpAgentProfile",
+            fields,
+        )
     }
 }
 impl SnmpAgentProfile {
@@ -2542,8 +2596,11 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentProfileQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SnmpAgentProfileQueryData"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "SnmpAgentProfileQueryData",
+            fields,
+        )
     }
 }
 impl SnmpAgentProfileQueryData {
@@ -2685,8 +2742,11 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentProfileQueryDataApActivation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SnmpAgentProfileQueryDataApActivation"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "SnmpAgentProfileQueryDataApActivation",
+            fields,
+        )
     }
 }
 impl SnmpAgentProfileQueryDataApActivation {
@@ -2769,8 +2829,11 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentProfileQueryDataSnmpV2Agent {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SnmpAgentProfileQueryDataSnmpV2Agent"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "SnmpAgentProfileQueryDataSnmpV2Agent",
+            fields,
+        )
     }
 }
 impl SnmpAgentProfileQueryDataSnmpV2Agent {
@@ -2863,11 +2926,11 @@ for SnmpAgentProfileQueryDataSnmpV2AgentNotificationSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f)
-            .map_err(|e| {
-                e.into_error("SnmpAgentProfileQueryDataSnmpV2AgentNotificationSettings")
-            })
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "SnmpAgentProfileQueryDataSnmpV2AgentNotificationSettings",
+            fields,
+        )
     }
 }
 impl SnmpAgentProfileQueryDataSnmpV2AgentNotificationSettings {
@@ -2980,8 +3043,11 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentProfileQueryDataSnmpV3Agent {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SnmpAgentProfileQueryDataSnmpV3Agent"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "SnmpAgentProfileQueryDataSnmpV3Agent",
+            fields,
+        )
     }
 }
 impl SnmpAgentProfileQueryDataSnmpV3Agent {
@@ -3115,8 +3181,11 @@ impl<'de> serde::Deserialize<'de> for SnmpV2Agent {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SnmpV2Agent"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "SnmpV2Agent",
+            fields,
+        )
     }
 }
 impl SnmpV2Agent {
@@ -3227,8 +3296,11 @@ impl<'de> serde::Deserialize<'de> for SnmpV3Agent {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SnmpV3Agent"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "SnmpV3Agent",
+            fields,
+        )
     }
 }
 impl SnmpV3Agent {
@@ -3502,8 +3574,11 @@ impl<'de> serde::Deserialize<'de> for SoftGreProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SoftGreProfile"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "SoftGreProfile",
+            fields,
+        )
     }
 }
 impl SoftGreProfile {
@@ -3671,8 +3746,11 @@ impl<'de> serde::Deserialize<'de> for SoftGreProfileQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SoftGreProfileQueryData"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "SoftGreProfileQueryData",
+            fields,
+        )
     }
 }
 impl SoftGreProfileQueryData {
@@ -3834,8 +3912,11 @@ impl<'de> serde::Deserialize<'de> for SoftGreProfileQueryDataApActivation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SoftGreProfileQueryDataApActivation"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "SoftGreProfileQueryDataApActivation",
+            fields,
+        )
     }
 }
 impl SoftGreProfileQueryDataApActivation {
@@ -3977,8 +4058,11 @@ impl<'de> serde::Deserialize<'de> for SupplicantAuthenticationOptions {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SupplicantAuthenticationOptions"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "SupplicantAuthenticationOptions",
+            fields,
+        )
     }
 }
 impl SupplicantAuthenticationOptions {
@@ -4174,8 +4258,11 @@ impl<'de> serde::Deserialize<'de> for TunnelProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("TunnelProfile"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "TunnelProfile",
+            fields,
+        )
     }
 }
 impl TunnelProfile {
@@ -4363,8 +4450,11 @@ impl<'de> serde::Deserialize<'de> for ViewmodelMulticastDnsProxyServiceRule {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ViewmodelMulticastDnsProxyServiceRule"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ViewmodelMulticastDnsProxyServiceRule",
+            fields,
+        )
     }
 }
 impl ViewmodelMulticastDnsProxyServiceRule {

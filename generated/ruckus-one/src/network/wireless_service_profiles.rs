@@ -66,8 +66,11 @@ impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfileDeep {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DhcpConfigServiceProfileDeep"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DhcpConfigServiceProfileDeep",
+            fields,
+        )
     }
 }
 impl DhcpConfigServiceProfileDeep {
@@ -152,9 +155,11 @@ impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfileDeepOperationRespo
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f)
-            .map_err(|e| e.into_error("DhcpConfigServiceProfileDeepOperationResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DhcpConfigServiceProfileDeepOperationResponse",
+            fields,
+        )
     }
 }
 impl DhcpConfigServiceProfileDeepOperationResponse {
@@ -265,8 +270,11 @@ impl<'de> serde::Deserialize<'de> for DhcpPoolV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DhcpPoolV1"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DhcpPoolV1",
+            fields,
+        )
     }
 }
 impl DhcpPoolV1 {
@@ -443,8 +451,11 @@ impl<'de> serde::Deserialize<'de> for DhcpPoolVenueUsage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DhcpPoolVenueUsage"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DhcpPoolVenueUsage",
+            fields,
+        )
     }
 }
 impl DhcpPoolVenueUsage {
@@ -541,8 +552,11 @@ impl<'de> serde::Deserialize<'de> for Hotspot20AuthInfo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Hotspot20AuthInfo"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Hotspot20AuthInfo",
+            fields,
+        )
     }
 }
 impl Hotspot20AuthInfo {
@@ -1011,8 +1025,11 @@ impl<'de> serde::Deserialize<'de> for Hotspot20Eap {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Hotspot20Eap"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Hotspot20Eap",
+            fields,
+        )
     }
 }
 impl Hotspot20Eap {
@@ -1170,8 +1187,11 @@ impl<'de> serde::Deserialize<'de> for Hotspot20FriendlyName {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Hotspot20FriendlyName"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Hotspot20FriendlyName",
+            fields,
+        )
     }
 }
 impl Hotspot20FriendlyName {
@@ -1362,8 +1382,11 @@ impl<'de> serde::Deserialize<'de> for Hotspot20IdentityProvider {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Hotspot20IdentityProvider"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Hotspot20IdentityProvider",
+            fields,
+        )
     }
 }
 impl Hotspot20IdentityProvider {
@@ -1495,8 +1518,11 @@ impl<'de> serde::Deserialize<'de> for Hotspot20IdentityProviderQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Hotspot20IdentityProviderQueryData"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Hotspot20IdentityProviderQueryData",
+            fields,
+        )
     }
 }
 impl Hotspot20IdentityProviderQueryData {
@@ -1627,8 +1653,11 @@ impl<'de> serde::Deserialize<'de> for Hotspot20NaiRealm {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Hotspot20NaiRealm"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Hotspot20NaiRealm",
+            fields,
+        )
     }
 }
 impl Hotspot20NaiRealm {
@@ -1778,8 +1807,11 @@ impl<'de> serde::Deserialize<'de> for Hotspot20Operator {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Hotspot20Operator"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Hotspot20Operator",
+            fields,
+        )
     }
 }
 impl Hotspot20Operator {
@@ -1896,8 +1928,11 @@ impl<'de> serde::Deserialize<'de> for Hotspot20OperatorQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Hotspot20OperatorQueryData"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Hotspot20OperatorQueryData",
+            fields,
+        )
     }
 }
 impl Hotspot20OperatorQueryData {
@@ -1997,8 +2032,11 @@ impl<'de> serde::Deserialize<'de> for Hotspot20Plmn {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Hotspot20Plmn"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Hotspot20Plmn",
+            fields,
+        )
     }
 }
 impl Hotspot20Plmn {
@@ -2059,8 +2097,11 @@ impl<'de> serde::Deserialize<'de> for Hotspot20RoamConsortium {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Hotspot20RoamConsortium"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Hotspot20RoamConsortium",
+            fields,
+        )
     }
 }
 impl Hotspot20RoamConsortium {
@@ -2121,8 +2162,11 @@ impl<'de> serde::Deserialize<'de> for Hotspot20RoamConsortiumOi {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Hotspot20RoamConsortiumOi"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Hotspot20RoamConsortiumOi",
+            fields,
+        )
     }
 }
 impl Hotspot20RoamConsortiumOi {
@@ -2209,9 +2253,11 @@ impl<'de> serde::Deserialize<'de> for QueryResponseHotspot20IdentityProviderQuer
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f)
-            .map_err(|e| e.into_error("QueryResponseHotspot20IdentityProviderQueryData"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "QueryResponseHotspot20IdentityProviderQueryData",
+            fields,
+        )
     }
 }
 impl QueryResponseHotspot20IdentityProviderQueryData {
@@ -2334,9 +2380,11 @@ impl<'de> serde::Deserialize<'de> for QueryResponseHotspot20OperatorQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f)
-            .map_err(|e| e.into_error("QueryResponseHotspot20OperatorQueryData"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "QueryResponseHotspot20OperatorQueryData",
+            fields,
+        )
     }
 }
 impl QueryResponseHotspot20OperatorQueryData {
@@ -2451,8 +2499,11 @@ impl<'de> serde::Deserialize<'de> for RadiusOperationResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("RadiusOperationResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "RadiusOperationResponse",
+            fields,
+        )
     }
 }
 impl RadiusOperationResponse {
@@ -2537,8 +2588,11 @@ impl<'de> serde::Deserialize<'de> for RadiusServerV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("RadiusServerV1"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "RadiusServerV1",
+            fields,
+        )
     }
 }
 impl RadiusServerV1 {
@@ -2620,8 +2674,11 @@ impl<'de> serde::Deserialize<'de> for RadiusV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("RadiusV1"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "RadiusV1",
+            fields,
+        )
     }
 }
 impl RadiusV1 {
@@ -2733,8 +2790,11 @@ impl<'de> serde::Deserialize<'de> for RadiusV1RadSecOptions {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("RadiusV1RadSecOptions"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "RadiusV1RadSecOptions",
+            fields,
+        )
     }
 }
 impl RadiusV1RadSecOptions {
@@ -2839,8 +2899,11 @@ impl<'de> serde::Deserialize<'de> for SyslogServerProfileV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SyslogServerProfileV1"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "SyslogServerProfileV1",
+            fields,
+        )
     }
 }
 impl SyslogServerProfileV1 {
@@ -2953,8 +3016,11 @@ impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20Eap {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ViewmodelHotspot20Eap"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ViewmodelHotspot20Eap",
+            fields,
+        )
     }
 }
 impl ViewmodelHotspot20Eap {
@@ -3034,8 +3100,11 @@ impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20EapAuthInfo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ViewmodelHotspot20EapAuthInfo"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ViewmodelHotspot20EapAuthInfo",
+            fields,
+        )
     }
 }
 impl ViewmodelHotspot20EapAuthInfo {
@@ -3112,8 +3181,11 @@ impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20FriendlyName {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ViewmodelHotspot20FriendlyName"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ViewmodelHotspot20FriendlyName",
+            fields,
+        )
     }
 }
 impl ViewmodelHotspot20FriendlyName {
@@ -3188,8 +3260,11 @@ impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20NaiRealm {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ViewmodelHotspot20NaiRealm"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ViewmodelHotspot20NaiRealm",
+            fields,
+        )
     }
 }
 impl ViewmodelHotspot20NaiRealm {
@@ -3266,8 +3341,11 @@ impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20Plmn {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ViewmodelHotspot20Plmn"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ViewmodelHotspot20Plmn",
+            fields,
+        )
     }
 }
 impl ViewmodelHotspot20Plmn {
@@ -3354,8 +3432,11 @@ impl<'de> serde::Deserialize<'de> for WifiCallingServiceProfileV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("WifiCallingServiceProfileV1"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "WifiCallingServiceProfileV1",
+            fields,
+        )
     }
 }
 impl WifiCallingServiceProfileV1 {

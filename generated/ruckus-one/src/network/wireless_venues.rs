@@ -49,8 +49,11 @@ impl<'de> serde::Deserialize<'de> for AggregatedDeviceModel {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AggregatedDeviceModel"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AggregatedDeviceModel",
+            fields,
+        )
     }
 }
 impl AggregatedDeviceModel {
@@ -194,8 +197,11 @@ impl<'de> serde::Deserialize<'de> for Edge {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Edge"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Edge",
+            fields,
+        )
     }
 }
 impl Edge {
@@ -573,8 +579,11 @@ impl<'de> serde::Deserialize<'de> for ExtraEdge {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ExtraEdge"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ExtraEdge",
+            fields,
+        )
     }
 }
 impl ExtraEdge {
@@ -728,8 +737,11 @@ impl<'de> serde::Deserialize<'de> for FloorPlanPage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("FloorPlanPage"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "FloorPlanPage",
+            fields,
+        )
     }
 }
 impl FloorPlanPage {
@@ -817,8 +829,11 @@ impl<'de> serde::Deserialize<'de> for FloorPlanQuery {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("FloorPlanQuery"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "FloorPlanQuery",
+            fields,
+        )
     }
 }
 impl FloorPlanQuery {
@@ -962,8 +977,11 @@ impl<'de> serde::Deserialize<'de> for FloorPlanView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("FloorPlanView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "FloorPlanView",
+            fields,
+        )
     }
 }
 impl FloorPlanView {
@@ -1135,8 +1153,11 @@ impl<'de> serde::Deserialize<'de> for Node {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Node"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Node",
+            fields,
+        )
     }
 }
 impl Node {
@@ -1472,8 +1493,11 @@ impl<'de> serde::Deserialize<'de> for OperationResponseFloorPlanView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("OperationResponseFloorPlanView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "OperationResponseFloorPlanView",
+            fields,
+        )
     }
 }
 impl OperationResponseFloorPlanView {
@@ -1558,8 +1582,11 @@ impl<'de> serde::Deserialize<'de> for QosStats {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("QosStats"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "QosStats",
+            fields,
+        )
     }
 }
 impl QosStats {
@@ -1685,8 +1712,11 @@ impl<'de> serde::Deserialize<'de> for QueryResponseQosStats {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("QueryResponseQosStats"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "QueryResponseQosStats",
+            fields,
+        )
     }
 }
 impl QueryResponseQosStats {
@@ -1806,8 +1836,11 @@ impl<'de> serde::Deserialize<'de> for QueryResponseRogueAp {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("QueryResponseRogueAp"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "QueryResponseRogueAp",
+            fields,
+        )
     }
 }
 impl QueryResponseRogueAp {
@@ -1927,8 +1960,11 @@ impl<'de> serde::Deserialize<'de> for QueryResponseTopologyResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("QueryResponseTopologyResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "QueryResponseTopologyResponse",
+            fields,
+        )
     }
 }
 impl QueryResponseTopologyResponse {
@@ -2064,8 +2100,11 @@ impl<'de> serde::Deserialize<'de> for RogueAp {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("RogueAp"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "RogueAp",
+            fields,
+        )
     }
 }
 impl RogueAp {
@@ -2218,8 +2257,11 @@ impl<'de> serde::Deserialize<'de> for RogueDetectingAp {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("RogueDetectingAp"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "RogueDetectingAp",
+            fields,
+        )
     }
 }
 impl RogueDetectingAp {
@@ -2305,8 +2347,11 @@ impl<'de> serde::Deserialize<'de> for TopologyResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("TopologyResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "TopologyResponse",
+            fields,
+        )
     }
 }
 impl TopologyResponse {
@@ -2423,8 +2468,11 @@ impl<'de> serde::Deserialize<'de> for Venue {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Venue"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Venue",
+            fields,
+        )
     }
 }
 impl Venue {

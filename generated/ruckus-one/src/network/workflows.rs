@@ -68,8 +68,11 @@ impl<'de> serde::Deserialize<'de> for AbstractActionStep {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AbstractActionStep"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AbstractActionStep",
+            fields,
+        )
     }
 }
 impl AbstractActionStep {
@@ -321,8 +324,11 @@ impl<'de> serde::Deserialize<'de> for AcceptedResponse3 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AcceptedResponse3"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AcceptedResponse3",
+            fields,
+        )
     }
 }
 impl AcceptedResponse3 {
@@ -419,8 +425,11 @@ impl<'de> serde::Deserialize<'de> for Action {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Action"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Action",
+            fields,
+        )
     }
 }
 impl Action {
@@ -545,8 +554,11 @@ impl<'de> serde::Deserialize<'de> for ActionDefinition {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ActionDefinition"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ActionDefinition",
+            fields,
+        )
     }
 }
 impl ActionDefinition {
@@ -764,8 +776,11 @@ impl<'de> serde::Deserialize<'de> for ActionQueryCriteria {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ActionQueryCriteria"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ActionQueryCriteria",
+            fields,
+        )
     }
 }
 impl ActionQueryCriteria {
@@ -984,8 +999,11 @@ impl<'de> serde::Deserialize<'de> for AsycRequestResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AsycRequestResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AsycRequestResponse",
+            fields,
+        )
     }
 }
 impl AsycRequestResponse {
@@ -1059,8 +1077,11 @@ impl<'de> serde::Deserialize<'de> for EndStep {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EndStep"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "EndStep",
+            fields,
+        )
     }
 }
 impl EndStep {
@@ -1150,8 +1171,11 @@ impl<'de> serde::Deserialize<'de> for FileUploadResponse {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("FileUploadResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "FileUploadResponse",
+            fields,
+        )
     }
 }
 impl FileUploadResponse {
@@ -1293,8 +1317,11 @@ impl<'de> serde::Deserialize<'de> for PageEntityModelAction {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PageEntityModelAction"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PageEntityModelAction",
+            fields,
+        )
     }
 }
 impl PageEntityModelAction {
@@ -1425,8 +1452,11 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourceAbstractBaseStep {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PagedResponseResourceAbstractBaseStep"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PagedResponseResourceAbstractBaseStep",
+            fields,
+        )
     }
 }
 impl PagedResponseResourceAbstractBaseStep {
@@ -1497,8 +1527,11 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourceActionDefinition {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PagedResponseResourceActionDefinition"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PagedResponseResourceActionDefinition",
+            fields,
+        )
     }
 }
 impl PagedResponseResourceActionDefinition {
@@ -1569,8 +1602,11 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourceSplitStepOption {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PagedResponseResourceSplitStepOption"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PagedResponseResourceSplitStepOption",
+            fields,
+        )
     }
 }
 impl PagedResponseResourceSplitStepOption {
@@ -1641,8 +1677,11 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourceWorkflow {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PagedResponseResourceWorkflow"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PagedResponseResourceWorkflow",
+            fields,
+        )
     }
 }
 impl PagedResponseResourceWorkflow {
@@ -1719,8 +1758,11 @@ impl<'de> serde::Deserialize<'de> for PublishedDetails {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PublishedDetails"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PublishedDetails",
+            fields,
+        )
     }
 }
 impl PublishedDetails {
@@ -1875,8 +1917,11 @@ impl<'de> serde::Deserialize<'de> for SplitStep {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SplitStep"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "SplitStep",
+            fields,
+        )
     }
 }
 impl SplitStep {
@@ -2005,8 +2050,11 @@ impl<'de> serde::Deserialize<'de> for SplitStepOption {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SplitStepOption"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "SplitStepOption",
+            fields,
+        )
     }
 }
 impl SplitStepOption {
@@ -2104,8 +2152,11 @@ impl<'de> serde::Deserialize<'de> for StartStep {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("StartStep"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "StartStep",
+            fields,
+        )
     }
 }
 impl StartStep {
@@ -2203,8 +2254,11 @@ impl<'de> serde::Deserialize<'de> for StepV1Dot0 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("StepV1Dot0"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "StepV1Dot0",
+            fields,
+        )
     }
 }
 impl StepV1Dot0 {
@@ -2324,8 +2378,11 @@ impl<'de> serde::Deserialize<'de> for UiColorSchema {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("UiColorSchema"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "UiColorSchema",
+            fields,
+        )
     }
 }
 impl UiColorSchema {
@@ -2426,8 +2483,11 @@ impl<'de> serde::Deserialize<'de> for UiConfigImage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("UiConfigImage"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "UiConfigImage",
+            fields,
+        )
     }
 }
 impl UiConfigImage {
@@ -2498,8 +2558,11 @@ impl<'de> serde::Deserialize<'de> for UiConfiguration {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("UiConfiguration"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "UiConfiguration",
+            fields,
+        )
     }
 }
 impl UiConfiguration {
@@ -2602,8 +2665,11 @@ impl<'de> serde::Deserialize<'de> for UiStyleSchema {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("UiStyleSchema"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "UiStyleSchema",
+            fields,
+        )
     }
 }
 impl UiStyleSchema {
@@ -2781,8 +2847,11 @@ impl<'de> serde::Deserialize<'de> for Workflow {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Workflow"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Workflow",
+            fields,
+        )
     }
 }
 impl Workflow {
@@ -2888,8 +2957,11 @@ impl<'de> serde::Deserialize<'de> for WorkflowAcceptedResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("WorkflowAcceptedResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "WorkflowAcceptedResponse",
+            fields,
+        )
     }
 }
 impl WorkflowAcceptedResponse {
@@ -2966,8 +3038,11 @@ impl<'de> serde::Deserialize<'de> for WorkflowPage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("WorkflowPage"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "WorkflowPage",
+            fields,
+        )
     }
 }
 impl WorkflowPage {

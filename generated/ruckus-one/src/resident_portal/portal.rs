@@ -52,8 +52,11 @@ impl<'de> serde::Deserialize<'de> for DevicesListResource {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DevicesListResource"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DevicesListResource",
+            fields,
+        )
     }
 }
 impl DevicesListResource {
@@ -139,8 +142,11 @@ impl<'de> serde::Deserialize<'de> for Link {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Link"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Link",
+            fields,
+        )
     }
 }
 impl Link {
@@ -242,8 +248,11 @@ impl<'de> serde::Deserialize<'de> for LoginResource {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("LoginResource"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "LoginResource",
+            fields,
+        )
     }
 }
 impl LoginResource {
@@ -322,8 +331,11 @@ impl<'de> serde::Deserialize<'de> for PageableObject {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PageableObject"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PageableObject",
+            fields,
+        )
     }
 }
 impl PageableObject {
@@ -425,8 +437,11 @@ impl<'de> serde::Deserialize<'de> for PortalTokenResource {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PortalTokenResource"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PortalTokenResource",
+            fields,
+        )
     }
 }
 impl PortalTokenResource {
@@ -543,8 +558,11 @@ impl<'de> serde::Deserialize<'de> for PortalUiConfiguration {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PortalUiConfiguration"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PortalUiConfiguration",
+            fields,
+        )
     }
 }
 impl PortalUiConfiguration {
@@ -732,8 +750,11 @@ impl<'de> serde::Deserialize<'de> for Property {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Property"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Property",
+            fields,
+        )
     }
 }
 impl Property {
@@ -891,8 +912,11 @@ impl<'de> serde::Deserialize<'de> for ResidentPortalAccess {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ResidentPortalAccess"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ResidentPortalAccess",
+            fields,
+        )
     }
 }
 impl ResidentPortalAccess {
@@ -978,8 +1002,11 @@ impl<'de> serde::Deserialize<'de> for ResidentUnit {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ResidentUnit"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ResidentUnit",
+            fields,
+        )
     }
 }
 impl ResidentUnit {
@@ -1099,8 +1126,11 @@ impl<'de> serde::Deserialize<'de> for ResidentUnitUser {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ResidentUnitUser"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ResidentUnitUser",
+            fields,
+        )
     }
 }
 impl ResidentUnitUser {
@@ -1201,8 +1231,11 @@ impl<'de> serde::Deserialize<'de> for SortObject {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SortObject"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "SortObject",
+            fields,
+        )
     }
 }
 impl SortObject {
@@ -1293,8 +1326,11 @@ impl<'de> serde::Deserialize<'de> for Unit {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Unit"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Unit",
+            fields,
+        )
     }
 }
 impl Unit {
@@ -1404,8 +1440,11 @@ impl<'de> serde::Deserialize<'de> for UnitContact {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("UnitContact"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "UnitContact",
+            fields,
+        )
     }
 }
 impl UnitContact {
@@ -1481,8 +1520,11 @@ impl<'de> serde::Deserialize<'de> for UnitDevice {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("UnitDevice"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "UnitDevice",
+            fields,
+        )
     }
 }
 impl UnitDevice {
@@ -1697,8 +1739,11 @@ impl<'de> serde::Deserialize<'de> for UnitUser {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("UnitUser"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "UnitUser",
+            fields,
+        )
     }
 }
 impl UnitUser {
@@ -1864,8 +1909,11 @@ impl<'de> serde::Deserialize<'de> for UnitUserPage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("UnitUserPage"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "UnitUserPage",
+            fields,
+        )
     }
 }
 impl UnitUserPage {
@@ -2003,8 +2051,11 @@ impl<'de> serde::Deserialize<'de> for UnitUserQuery {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("UnitUserQuery"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "UnitUserQuery",
+            fields,
+        )
     }
 }
 impl UnitUserQuery {

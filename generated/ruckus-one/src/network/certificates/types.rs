@@ -104,8 +104,11 @@ impl<'de> serde::Deserialize<'de> for AttributeMapping {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AttributeMapping"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AttributeMapping",
+            fields,
+        )
     }
 }
 impl AttributeMapping {
@@ -261,8 +264,7 @@ impl<'de> serde::Deserialize<'de> for Ca {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Ca"))
+        ruckus_one_runtime::internal::object::Fields::decode(deserializer, "Ca", fields)
     }
 }
 impl Ca {
@@ -555,8 +557,11 @@ impl<'de> serde::Deserialize<'de> for CaQueryResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("CaQueryResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "CaQueryResponse",
+            fields,
+        )
     }
 }
 impl CaQueryResponse {
@@ -760,8 +765,11 @@ impl<'de> serde::Deserialize<'de> for CertDownloadRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("CertDownloadRequest"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "CertDownloadRequest",
+            fields,
+        )
     }
 }
 impl CertDownloadRequest {
@@ -835,8 +843,11 @@ impl<'de> serde::Deserialize<'de> for CertFilters {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("CertFilters"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "CertFilters",
+            fields,
+        )
     }
 }
 impl CertFilters {
@@ -930,8 +941,11 @@ impl<'de> serde::Deserialize<'de> for CertQueryRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("CertQueryRequest"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "CertQueryRequest",
+            fields,
+        )
     }
 }
 impl CertQueryRequest {
@@ -1052,8 +1066,11 @@ impl<'de> serde::Deserialize<'de> for CertQueryResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("CertQueryResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "CertQueryResponse",
+            fields,
+        )
     }
 }
 impl CertQueryResponse {
@@ -1162,8 +1179,11 @@ impl<'de> serde::Deserialize<'de> for CertTemplateQueryRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("CertTemplateQueryRequest"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "CertTemplateQueryRequest",
+            fields,
+        )
     }
 }
 impl CertTemplateQueryRequest {
@@ -1284,8 +1304,11 @@ impl<'de> serde::Deserialize<'de> for CertTemplateQueryResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("CertTemplateQueryResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "CertTemplateQueryResponse",
+            fields,
+        )
     }
 }
 impl CertTemplateQueryResponse {
@@ -1481,8 +1504,11 @@ impl<'de> serde::Deserialize<'de> for Certificate {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Certificate"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Certificate",
+            fields,
+        )
     }
 }
 impl Certificate {
@@ -1844,8 +1870,11 @@ impl<'de> serde::Deserialize<'de> for CertificateAuthority {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("CertificateAuthority"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "CertificateAuthority",
+            fields,
+        )
     }
 }
 impl CertificateAuthority {
@@ -2162,8 +2191,11 @@ impl<'de> serde::Deserialize<'de> for CertificateGenerateCert {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("CertificateGenerateCert"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "CertificateGenerateCert",
+            fields,
+        )
     }
 }
 impl CertificateGenerateCert {
@@ -2319,8 +2351,11 @@ impl<'de> serde::Deserialize<'de> for CertificateQueryFilters {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("CertificateQueryFilters"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "CertificateQueryFilters",
+            fields,
+        )
     }
 }
 impl CertificateQueryFilters {
@@ -2408,8 +2443,11 @@ impl<'de> serde::Deserialize<'de> for CertificateQueryRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("CertificateQueryRequest"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "CertificateQueryRequest",
+            fields,
+        )
     }
 }
 impl CertificateQueryRequest {
@@ -2658,8 +2696,11 @@ impl<'de> serde::Deserialize<'de> for CertificateTemplate {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("CertificateTemplate"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "CertificateTemplate",
+            fields,
+        )
     }
 }
 impl CertificateTemplate {
@@ -3004,8 +3045,11 @@ impl<'de> serde::Deserialize<'de> for CertificateTemplateOnboard {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("CertificateTemplateOnboard"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "CertificateTemplateOnboard",
+            fields,
+        )
     }
 }
 impl CertificateTemplateOnboard {
@@ -3259,8 +3303,11 @@ impl<'de> serde::Deserialize<'de> for Chromebook {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Chromebook"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Chromebook",
+            fields,
+        )
     }
 }
 impl Chromebook {
@@ -3545,8 +3592,11 @@ impl<'de> serde::Deserialize<'de> for DeviceCertQueryResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DeviceCertQueryResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DeviceCertQueryResponse",
+            fields,
+        )
     }
 }
 impl DeviceCertQueryResponse {
@@ -3730,8 +3780,11 @@ impl<'de> serde::Deserialize<'de> for DeviceCertificate {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DeviceCertificate"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DeviceCertificate",
+            fields,
+        )
     }
 }
 impl DeviceCertificate {
@@ -4130,8 +4183,11 @@ impl<'de> serde::Deserialize<'de> for MsiPackage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MsiPackage"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "MsiPackage",
+            fields,
+        )
     }
 }
 impl MsiPackage {
@@ -4427,8 +4483,11 @@ impl<'de> serde::Deserialize<'de> for Notification {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Notification"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Notification",
+            fields,
+        )
     }
 }
 impl Notification {
@@ -4733,8 +4792,11 @@ impl<'de> serde::Deserialize<'de> for Onboard {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Onboard"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Onboard",
+            fields,
+        )
     }
 }
 impl Onboard {
@@ -5026,8 +5088,11 @@ impl<'de> serde::Deserialize<'de> for Page {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Page"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Page",
+            fields,
+        )
     }
 }
 impl Page {
@@ -5177,8 +5242,11 @@ impl<'de> serde::Deserialize<'de> for RadiusProfileCaPage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("RadiusProfileCaPage"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "RadiusProfileCaPage",
+            fields,
+        )
     }
 }
 impl RadiusProfileCaPage {
@@ -5289,8 +5357,11 @@ impl<'de> serde::Deserialize<'de> for RadiusProfileCertificatePage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("RadiusProfileCertificatePage"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "RadiusProfileCertificatePage",
+            fields,
+        )
     }
 }
 impl RadiusProfileCertificatePage {
@@ -5376,8 +5447,11 @@ impl<'de> serde::Deserialize<'de> for SamlIdpProfileAction {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SamlIdpProfileAction"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "SamlIdpProfileAction",
+            fields,
+        )
     }
 }
 impl SamlIdpProfileAction {
@@ -5540,8 +5614,11 @@ impl<'de> serde::Deserialize<'de> for SamlIdpProfileRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SamlIdpProfileRequest"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "SamlIdpProfileRequest",
+            fields,
+        )
     }
 }
 impl SamlIdpProfileRequest {
@@ -5730,8 +5807,11 @@ impl<'de> serde::Deserialize<'de> for ScepKey {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ScepKey"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ScepKey",
+            fields,
+        )
     }
 }
 impl ScepKey {
@@ -6165,8 +6245,11 @@ impl<'de> serde::Deserialize<'de> for TemplateFilters {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("TemplateFilters"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "TemplateFilters",
+            fields,
+        )
     }
 }
 impl TemplateFilters {
@@ -6233,8 +6316,11 @@ impl<'de> serde::Deserialize<'de> for UpdateCa {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("UpdateCa"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "UpdateCa",
+            fields,
+        )
     }
 }
 impl UpdateCa {
@@ -6303,8 +6389,11 @@ impl<'de> serde::Deserialize<'de> for UpdateCertificate {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("UpdateCertificate"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "UpdateCertificate",
+            fields,
+        )
     }
 }
 impl UpdateCertificate {
@@ -6387,8 +6476,11 @@ impl<'de> serde::Deserialize<'de> for UpdateCertificateTemplate {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("UpdateCertificateTemplate"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "UpdateCertificateTemplate",
+            fields,
+        )
     }
 }
 impl UpdateCertificateTemplate {
@@ -6499,8 +6591,11 @@ impl<'de> serde::Deserialize<'de> for UpdateServerCertificate {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("UpdateServerCertificate"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "UpdateServerCertificate",
+            fields,
+        )
     }
 }
 impl UpdateServerCertificate {

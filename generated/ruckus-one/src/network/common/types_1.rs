@@ -73,8 +73,11 @@ impl<'de> serde::Deserialize<'de> for AaaServer {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AaaServer"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AaaServer",
+            fields,
+        )
     }
 }
 #[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
@@ -237,8 +240,11 @@ impl<'de> serde::Deserialize<'de> for AaaServerBo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AaaServerBo"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AaaServerBo",
+            fields,
+        )
     }
 }
 #[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
@@ -566,8 +572,11 @@ impl<'de> serde::Deserialize<'de> for AaaServerV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AaaServerV1"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AaaServerV1",
+            fields,
+        )
     }
 }
 #[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
@@ -720,8 +729,11 @@ impl<'de> serde::Deserialize<'de> for AaaSettingResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AaaSettingResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AaaSettingResponse",
+            fields,
+        )
     }
 }
 #[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
@@ -859,8 +871,11 @@ impl<'de> serde::Deserialize<'de> for AaaSettingView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AaaSettingView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AaaSettingView",
+            fields,
+        )
     }
 }
 #[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
@@ -1092,8 +1107,11 @@ impl<'de> serde::Deserialize<'de> for AaaWifiNetwork {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AaaWifiNetwork"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AaaWifiNetwork",
+            fields,
+        )
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -1231,8 +1249,11 @@ impl<'de> serde::Deserialize<'de> for AaaWifiNetworkVenue {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AaaWifiNetworkVenue"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AaaWifiNetworkVenue",
+            fields,
+        )
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -1375,8 +1396,11 @@ impl<'de> serde::Deserialize<'de> for AaaWifiWlan {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AaaWifiWlan"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AaaWifiWlan",
+            fields,
+        )
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -1573,8 +1597,11 @@ impl<'de> serde::Deserialize<'de> for AccessControlProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AccessControlProfile"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AccessControlProfile",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -1699,8 +1726,11 @@ impl<'de> serde::Deserialize<'de> for AccessControlProfileQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AccessControlProfileQueryData"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AccessControlProfileQueryData",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -1864,8 +1894,11 @@ impl<'de> serde::Deserialize<'de> for AclBo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AclBo"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AclBo",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -2012,8 +2045,11 @@ impl<'de> serde::Deserialize<'de> for AclRuleBo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AclRuleBo"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AclRuleBo",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -2207,8 +2243,11 @@ impl<'de> serde::Deserialize<'de> for AclRuleView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AclRuleView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AclRuleView",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -2476,8 +2515,11 @@ impl<'de> serde::Deserialize<'de> for AclView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AclView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AclView",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -2595,8 +2637,11 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateVariableBo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AcxCliTemplateVariableBo"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AcxCliTemplateVariableBo",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -2720,8 +2765,11 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateVariableView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AcxCliTemplateVariableView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AcxCliTemplateVariableView",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -2963,8 +3011,11 @@ impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateBo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AcxVenueCliTemplateBo"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AcxVenueCliTemplateBo",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -3104,8 +3155,11 @@ impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AcxVenueCliTemplateView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AcxVenueCliTemplateView",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -3239,8 +3293,11 @@ impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateViewV1 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AcxVenueCliTemplateViewV1"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AcxVenueCliTemplateViewV1",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -3376,8 +3433,11 @@ impl<'de> serde::Deserialize<'de> for AdaptiveRadiusWorkflowQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AdaptiveRadiusWorkflowQueryData"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AdaptiveRadiusWorkflowQueryData",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -3631,8 +3691,11 @@ impl<'de> serde::Deserialize<'de> for AfcInfo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AfcInfo"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AfcInfo",
+            fields,
+        )
     }
 }
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
@@ -3738,8 +3801,11 @@ impl<'de> serde::Deserialize<'de> for ApActivation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApActivation"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApActivation",
+            fields,
+        )
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
@@ -3883,14 +3949,11 @@ for ApCompatibilityPageApCompatibilityIncompatibleFeatureIncompatibleDevice {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f)
-            .map_err(|e| {
-                e
-                    .into_error(
-                        "ApCompatibilityPageApCompatibilityIncompatibleFeatureIncompatibleDevice",
-                    )
-            })
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApCompatibilityPageApCompatibilityIncompatibleFeatureIncompatibleDevice",
+            fields,
+        )
     }
 }
 #[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-networks"))]
@@ -3979,8 +4042,11 @@ impl<'de> serde::Deserialize<'de> for ApCompatibilityRow {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApCompatibilityRow"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApCompatibilityRow",
+            fields,
+        )
     }
 }
 #[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-networks"))]
@@ -4079,8 +4145,11 @@ impl<'de> serde::Deserialize<'de> for ApCreation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApCreation"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApCreation",
+            fields,
+        )
     }
 }
 #[cfg(any(feature = "network-venue-ap-groups", feature = "network-wireless-aps"))]
@@ -4268,8 +4337,11 @@ impl<'de> serde::Deserialize<'de> for ApFirmwareScheduleData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApFirmwareScheduleData"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApFirmwareScheduleData",
+            fields,
+        )
     }
 }
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
@@ -4350,8 +4422,11 @@ impl<'de> serde::Deserialize<'de> for ApFirmwareVersionInfoData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApFirmwareVersionInfoData"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApFirmwareVersionInfoData",
+            fields,
+        )
     }
 }
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
@@ -4466,8 +4541,11 @@ impl<'de> serde::Deserialize<'de> for ApGroupQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApGroupQueryData"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApGroupQueryData",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -4606,8 +4684,11 @@ impl<'de> serde::Deserialize<'de> for ApGroupQueryDataMembers {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApGroupQueryDataMembers"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApGroupQueryDataMembers",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -4683,8 +4764,11 @@ impl<'de> serde::Deserialize<'de> for ApLanPortStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApLanPortStatus"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApLanPortStatus",
+            fields,
+        )
     }
 }
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
@@ -4780,8 +4864,11 @@ impl<'de> serde::Deserialize<'de> for ApModelCapability {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApModelCapability"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApModelCapability",
+            fields,
+        )
     }
 }
 impl ApModelCapability {
@@ -4870,8 +4957,11 @@ impl<'de> serde::Deserialize<'de> for ApModelFirmwareMappingData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApModelFirmwareMappingData"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApModelFirmwareMappingData",
+            fields,
+        )
     }
 }
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
@@ -4963,8 +5053,11 @@ impl<'de> serde::Deserialize<'de> for ApRadio {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApRadio"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApRadio",
+            fields,
+        )
     }
 }
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
@@ -5180,8 +5273,11 @@ impl<'de> serde::Deserialize<'de> for ApStatusData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApStatusData"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApStatusData",
+            fields,
+        )
     }
 }
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
@@ -5283,8 +5379,11 @@ impl<'de> serde::Deserialize<'de> for ApSystem {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApSystem"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApSystem",
+            fields,
+        )
     }
 }
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
@@ -5398,8 +5497,11 @@ impl<'de> serde::Deserialize<'de> for ApplicationPolicy {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApplicationPolicy"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApplicationPolicy",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -5507,8 +5609,11 @@ impl<'de> serde::Deserialize<'de> for ApplicationPolicyOperationResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApplicationPolicyOperationResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApplicationPolicyOperationResponse",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -5662,8 +5767,11 @@ impl<'de> serde::Deserialize<'de> for ApplicationPolicyRule {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApplicationPolicyRule"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApplicationPolicyRule",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -6222,8 +6330,11 @@ impl<'de> serde::Deserialize<'de> for AsyncAnswer {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AsyncAnswer"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AsyncAnswer",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -6417,8 +6528,11 @@ impl<'de> serde::Deserialize<'de> for AsyncResult {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AsyncResult"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AsyncResult",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -6632,8 +6746,11 @@ impl<'de> serde::Deserialize<'de> for AsyncResultLink {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AsyncResultLink"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AsyncResultLink",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -7183,8 +7300,11 @@ impl<'de> serde::Deserialize<'de> for CapabilitiesApModel {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("CapabilitiesApModel"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "CapabilitiesApModel",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -7610,8 +7730,11 @@ impl<'de> serde::Deserialize<'de> for CapabilitiesLanPort {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("CapabilitiesLanPort"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "CapabilitiesLanPort",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -7875,8 +7998,11 @@ impl<'de> serde::Deserialize<'de> for CellularInfo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("CellularInfo"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "CellularInfo",
+            fields,
+        )
     }
 }
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
@@ -8817,113 +8943,6 @@ impl serde::Serialize for Channel6GHz {
     )
 )]
 impl<'de> serde::Deserialize<'de> for Channel6GHz {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-ap-settings",
-        feature = "network-venue-wifi-templates"
-    )
-)]
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio5GHzSettings (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum ChannelBandwidth {
-    /// `AUTO`
-    Auto,
-    /// `20MHz`
-    V20MHz,
-    /// `40MHz`
-    V40MHz,
-    /// `80MHz`
-    V80MHz,
-    /// `160MHz`
-    V160MHz,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-ap-settings",
-        feature = "network-venue-wifi-templates"
-    )
-)]
-impl ChannelBandwidth {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Auto => "AUTO",
-            Self::V20MHz => "20MHz",
-            Self::V40MHz => "40MHz",
-            Self::V80MHz => "80MHz",
-            Self::V160MHz => "160MHz",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-ap-settings",
-        feature = "network-venue-wifi-templates"
-    )
-)]
-impl From<&str> for ChannelBandwidth {
-    fn from(s: &str) -> Self {
-        match s {
-            "AUTO" => Self::Auto,
-            "20MHz" => Self::V20MHz,
-            "40MHz" => Self::V40MHz,
-            "80MHz" => Self::V80MHz,
-            "160MHz" => Self::V160MHz,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-ap-settings",
-        feature = "network-venue-wifi-templates"
-    )
-)]
-impl std::fmt::Display for ChannelBandwidth {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-ap-settings",
-        feature = "network-venue-wifi-templates"
-    )
-)]
-impl serde::Serialize for ChannelBandwidth {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-ap-settings",
-        feature = "network-venue-wifi-templates"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for ChannelBandwidth {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {

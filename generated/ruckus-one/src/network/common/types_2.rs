@@ -2,6 +2,113 @@
 #[cfg(
     any(
         feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates"
+    )
+)]
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio5GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ChannelBandwidth {
+    /// `AUTO`
+    Auto,
+    /// `20MHz`
+    V20MHz,
+    /// `40MHz`
+    V40MHz,
+    /// `80MHz`
+    V80MHz,
+    /// `160MHz`
+    V160MHz,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates"
+    )
+)]
+impl ChannelBandwidth {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Auto => "AUTO",
+            Self::V20MHz => "20MHz",
+            Self::V40MHz => "40MHz",
+            Self::V80MHz => "80MHz",
+            Self::V160MHz => "160MHz",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates"
+    )
+)]
+impl From<&str> for ChannelBandwidth {
+    fn from(s: &str) -> Self {
+        match s {
+            "AUTO" => Self::Auto,
+            "20MHz" => Self::V20MHz,
+            "40MHz" => Self::V40MHz,
+            "80MHz" => Self::V80MHz,
+            "160MHz" => Self::V160MHz,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates"
+    )
+)]
+impl std::fmt::Display for ChannelBandwidth {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates"
+    )
+)]
+impl serde::Serialize for ChannelBandwidth {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates"
+    )
+)]
+impl<'de> serde::Deserialize<'de> for ChannelBandwidth {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
         feature = "network-venue-wifi-templates",
         feature = "network-wireless-aps"
     )
@@ -67,8 +174,11 @@ impl<'de> serde::Deserialize<'de> for Channels24G {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Channels24G"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Channels24G",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -173,8 +283,11 @@ impl<'de> serde::Deserialize<'de> for Channels5G {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Channels5G"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Channels5G",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -297,8 +410,11 @@ impl<'de> serde::Deserialize<'de> for Channels5GIndoorOutdoor {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Channels5GIndoorOutdoor"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Channels5GIndoorOutdoor",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -428,8 +544,11 @@ impl<'de> serde::Deserialize<'de> for Channels6GIndoorOutdoor {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Channels6GIndoorOutdoor"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Channels6GIndoorOutdoor",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -572,8 +691,11 @@ impl<'de> serde::Deserialize<'de> for Channels6Gv11 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Channels6Gv11"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Channels6Gv11",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -732,8 +854,11 @@ impl<'de> serde::Deserialize<'de> for CliTemplateVariableBo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("CliTemplateVariableBo"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "CliTemplateVariableBo",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -878,8 +1003,11 @@ impl<'de> serde::Deserialize<'de> for CliTemplateVariableBoSwitchVariable {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("CliTemplateVariableBoSwitchVariable"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "CliTemplateVariableBoSwitchVariable",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -961,8 +1089,11 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationOptions {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ClientIsolationOptions"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ClientIsolationOptions",
+            fields,
+        )
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -1056,8 +1187,11 @@ impl<'de> serde::Deserialize<'de> for ClientRadioStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ClientRadioStatus"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ClientRadioStatus",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -1153,8 +1287,11 @@ impl<'de> serde::Deserialize<'de> for ClientVenueInformation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ClientVenueInformation"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ClientVenueInformation",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -1232,8 +1369,11 @@ impl<'de> serde::Deserialize<'de> for CloneSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("CloneSettings"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "CloneSettings",
+            fields,
+        )
     }
 }
 #[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wifi-templates"))]
@@ -1338,8 +1478,11 @@ impl<'de> serde::Deserialize<'de> for ConfigBackupView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ConfigBackupView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ConfigBackupView",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -1486,8 +1629,11 @@ impl<'de> serde::Deserialize<'de> for ConfigurationError {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ConfigurationError"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ConfigurationError",
+            fields,
+        )
     }
 }
 impl ConfigurationError {
@@ -1573,8 +1719,11 @@ impl<'de> serde::Deserialize<'de> for ConfigurationErrorBody {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ConfigurationErrorBody"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ConfigurationErrorBody",
+            fields,
+        )
     }
 }
 impl ConfigurationErrorBody {
@@ -1693,8 +1842,11 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryInfoView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ConfigurationHistoryInfoView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ConfigurationHistoryInfoView",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -2200,8 +2352,11 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ConfigurationHistoryView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ConfigurationHistoryView",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -2293,8 +2448,11 @@ impl<'de> serde::Deserialize<'de> for DeviceAggregationApFirmwareModel {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DeviceAggregationApFirmwareModel"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DeviceAggregationApFirmwareModel",
+            fields,
+        )
     }
 }
 #[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-networks"))]
@@ -2369,8 +2527,11 @@ impl<'de> serde::Deserialize<'de> for DeviceGps {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DeviceGps"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DeviceGps",
+            fields,
+        )
     }
 }
 #[cfg(any(feature = "network-venue-ap-groups", feature = "network-wireless-aps"))]
@@ -2461,8 +2622,11 @@ impl<'de> serde::Deserialize<'de> for DevicePolicy {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DevicePolicy"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DevicePolicy",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -2819,8 +2983,11 @@ impl<'de> serde::Deserialize<'de> for DevicePolicyRule {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DevicePolicyRule"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DevicePolicyRule",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -3100,8 +3267,11 @@ impl<'de> serde::Deserialize<'de> for DeviceRequestView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DeviceRequestView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DeviceRequestView",
+            fields,
+        )
     }
 }
 #[cfg(any(feature = "network-switch-networking", feature = "network-switches"))]
@@ -3265,8 +3435,11 @@ impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DhcpConfigServiceProfile"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DhcpConfigServiceProfile",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -3369,8 +3542,11 @@ impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfileQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DhcpConfigServiceProfileQueryData"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DhcpConfigServiceProfileQueryData",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -3456,8 +3632,11 @@ impl<'de> serde::Deserialize<'de> for DhcpData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DhcpData"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DhcpData",
+            fields,
+        )
     }
 }
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
@@ -3664,8 +3843,11 @@ impl<'de> serde::Deserialize<'de> for DhcpOption82Settings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DhcpOption82Settings"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DhcpOption82Settings",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -4147,8 +4329,11 @@ impl<'de> serde::Deserialize<'de> for DhcpOption82SubOption1Customization {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DhcpOption82SubOption1Customization"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DhcpOption82SubOption1Customization",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -4222,9 +4407,11 @@ impl<'de> serde::Deserialize<'de> for DhcpOption82SubOption1CustomizationAttribu
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f)
-            .map_err(|e| e.into_error("DhcpOption82SubOption1CustomizationAttribute"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DhcpOption82SubOption1CustomizationAttribute",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -4400,8 +4587,11 @@ impl<'de> serde::Deserialize<'de> for DhcpOptionView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DhcpOptionView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DhcpOptionView",
+            fields,
+        )
     }
 }
 #[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
@@ -4594,8 +4784,11 @@ impl<'de> serde::Deserialize<'de> for DhcpPool {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DhcpPool"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DhcpPool",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -4794,8 +4987,11 @@ impl<'de> serde::Deserialize<'de> for DhcpServerView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DhcpServerView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DhcpServerView",
+            fields,
+        )
     }
 }
 #[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
@@ -4926,8 +5122,11 @@ impl<'de> serde::Deserialize<'de> for DhcpServiceAp {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DhcpServiceAp"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DhcpServiceAp",
+            fields,
+        )
     }
 }
 #[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
@@ -5021,8 +5220,11 @@ impl<'de> serde::Deserialize<'de> for DispatchFailedReasonView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DispatchFailedReasonView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DispatchFailedReasonView",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -5095,8 +5297,11 @@ impl<'de> serde::Deserialize<'de> for DnsProxy {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DnsProxy"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DnsProxy",
+            fields,
+        )
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -5162,8 +5367,11 @@ impl<'de> serde::Deserialize<'de> for DnsProxyRule {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DnsProxyRule"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DnsProxyRule",
+            fields,
+        )
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -5439,8 +5647,11 @@ impl<'de> serde::Deserialize<'de> for DownLink {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DownLink"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DownLink",
+            fields,
+        )
     }
 }
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
@@ -6293,8 +6504,11 @@ impl<'de> serde::Deserialize<'de> for DpskOpenWifiWlanAdvancedCustomization {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DpskOpenWifiWlanAdvancedCustomization"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DpskOpenWifiWlanAdvancedCustomization",
+            fields,
+        )
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -6891,8 +7105,11 @@ impl<'de> serde::Deserialize<'de> for DpskWifiNetwork {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DpskWifiNetwork"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DpskWifiNetwork",
+            fields,
+        )
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -7026,8 +7243,11 @@ impl<'de> serde::Deserialize<'de> for DpskWifiWlan {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DpskWifiWlan"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DpskWifiWlan",
+            fields,
+        )
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -7227,8 +7447,11 @@ impl<'de> serde::Deserialize<'de> for DsaeOnboardNetwork {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DsaeOnboardNetwork"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DsaeOnboardNetwork",
+            fields,
+        )
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -7419,8 +7642,11 @@ impl<'de> serde::Deserialize<'de> for DynamicQueryPayload {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DynamicQueryPayload"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DynamicQueryPayload",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -7652,8 +7878,11 @@ impl<'de> serde::Deserialize<'de> for EmptyResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EmptyResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "EmptyResponse",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -7763,8 +7992,11 @@ impl<'de> serde::Deserialize<'de> for EmptyView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EmptyView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "EmptyView",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -7849,8 +8081,11 @@ impl<'de> serde::Deserialize<'de> for EntitlementErrorBody {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EntitlementErrorBody"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "EntitlementErrorBody",
+            fields,
+        )
     }
 }
 impl EntitlementErrorBody {
@@ -7965,8 +8200,11 @@ impl<'de> serde::Deserialize<'de> for EntityId {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EntityId"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "EntityId",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -8071,8 +8309,11 @@ impl<'de> serde::Deserialize<'de> for EntityIdOperationResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EntityIdOperationResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "EntityIdOperationResponse",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -8170,8 +8411,11 @@ impl<'de> serde::Deserialize<'de> for Epdg {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Epdg"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Epdg",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -8327,8 +8571,11 @@ impl<'de> serde::Deserialize<'de> for EthernetPortProfileQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EthernetPortProfileQueryData"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "EthernetPortProfileQueryData",
+            fields,
+        )
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
@@ -8574,8 +8821,11 @@ impl<'de> serde::Deserialize<'de> for ExternalAntenna {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ExternalAntenna"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ExternalAntenna",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -8697,8 +8947,11 @@ impl<'de> serde::Deserialize<'de> for FamilyModelSlot {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("FamilyModelSlot"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "FamilyModelSlot",
+            fields,
+        )
     }
 }
 #[cfg(
@@ -8708,227 +8961,6 @@ impl<'de> serde::Deserialize<'de> for FamilyModelSlot {
     )
 )]
 impl FamilyModelSlot {
-    /// Creates a value with every field empty.
-    #[inline]
-    pub fn new() -> Self {
-        Self {
-            slot_number: None,
-            enable: None,
-            option: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `slotNumber`.
-    pub fn with_slot_number(mut self, value: impl Into<i64>) -> Self {
-        self.slot_number = Some(value.into());
-        self
-    }
-    /// Sets `enable`.
-    pub fn with_enable(mut self, value: impl Into<bool>) -> Self {
-        self.enable = Some(value.into());
-        self
-    }
-    /// Sets `option`.
-    pub fn with_option(mut self, value: impl Into<String>) -> Self {
-        self.option = Some(value.into());
-        self
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-/// Provenance: reference (switch_service_api-0.4.0.yaml FamilyModelSlotBo).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct FamilyModelSlotBo {
-    pub id: Option<String>,
-    /// Format: int32.
-    pub slot_number: Option<i64>,
-    pub enable: Option<bool>,
-    pub option: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl serde::Serialize for FamilyModelSlotBo {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &FamilyModelSlotBo,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("slotNumber", &v.slot_number);
-            w.optional("enable", &v.enable);
-            w.optional("option", &v.option);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for FamilyModelSlotBo {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            FamilyModelSlotBo,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = FamilyModelSlotBo {
-                id: f.optional("id"),
-                slot_number: f.optional("slotNumber"),
-                enable: f.optional("enable"),
-                option: f.optional("option"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("FamilyModelSlotBo"))
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl FamilyModelSlotBo {
-    /// Creates a value with every field empty.
-    #[inline]
-    pub fn new() -> Self {
-        Self {
-            id: None,
-            slot_number: None,
-            enable: None,
-            option: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `slotNumber`.
-    pub fn with_slot_number(mut self, value: impl Into<i64>) -> Self {
-        self.slot_number = Some(value.into());
-        self
-    }
-    /// Sets `enable`.
-    pub fn with_enable(mut self, value: impl Into<bool>) -> Self {
-        self.enable = Some(value.into());
-        self
-    }
-    /// Sets `option`.
-    pub fn with_option(mut self, value: impl Into<String>) -> Self {
-        self.option = Some(value.into());
-        self
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-/// Provenance: reference (switch_service_api-0.4.0.yaml FamilyModelSlotViewV1001).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct FamilyModelSlotView {
-    /// Format: int32.
-    pub slot_number: Option<i64>,
-    pub enable: Option<bool>,
-    pub option: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl serde::Serialize for FamilyModelSlotView {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &FamilyModelSlotView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("slotNumber", &v.slot_number);
-            w.optional("enable", &v.enable);
-            w.optional("option", &v.option);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for FamilyModelSlotView {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            FamilyModelSlotView,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = FamilyModelSlotView {
-                slot_number: f.optional("slotNumber"),
-                enable: f.optional("enable"),
-                option: f.optional("option"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("FamilyModelSlotView"))
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl FamilyModelSlotView {
     /// Creates a value with every field empty.
     #[inline]
     pub fn new() -> Self {

@@ -47,8 +47,11 @@ impl<'de> serde::Deserialize<'de> for AlarmSummary {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AlarmSummary"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AlarmSummary",
+            fields,
+        )
     }
 }
 impl AlarmSummary {
@@ -123,8 +126,11 @@ impl<'de> serde::Deserialize<'de> for BaseEdge {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("BaseEdge"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "BaseEdge",
+            fields,
+        )
     }
 }
 impl BaseEdge {
@@ -191,8 +197,11 @@ impl<'de> serde::Deserialize<'de> for ClusterMember {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ClusterMember"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ClusterMember",
+            fields,
+        )
     }
 }
 impl ClusterMember {
@@ -259,8 +268,11 @@ impl<'de> serde::Deserialize<'de> for ClusterNetworkLagSettings {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ClusterNetworkLagSettings"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ClusterNetworkLagSettings",
+            fields,
+        )
     }
 }
 impl ClusterNetworkLagSettings {
@@ -321,8 +333,11 @@ impl<'de> serde::Deserialize<'de> for ClusterNetworkMultiWanSettings {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ClusterNetworkMultiWanSettings"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ClusterNetworkMultiWanSettings",
+            fields,
+        )
     }
 }
 impl ClusterNetworkMultiWanSettings {
@@ -439,8 +454,11 @@ impl<'de> serde::Deserialize<'de> for ClusterNetworkPortSettings {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ClusterNetworkPortSettings"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ClusterNetworkPortSettings",
+            fields,
+        )
     }
 }
 impl ClusterNetworkPortSettings {
@@ -513,8 +531,11 @@ impl<'de> serde::Deserialize<'de> for ClusterNetworkSettingsResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ClusterNetworkSettingsResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ClusterNetworkSettingsResponse",
+            fields,
+        )
     }
 }
 impl ClusterNetworkSettingsResponse {
@@ -638,8 +659,11 @@ impl<'de> serde::Deserialize<'de> for ClusterResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ClusterResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ClusterResponse",
+            fields,
+        )
     }
 }
 impl ClusterResponse {
@@ -755,8 +779,11 @@ impl<'de> serde::Deserialize<'de> for CreateCluster {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("CreateCluster"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "CreateCluster",
+            fields,
+        )
     }
 }
 impl CreateCluster {
@@ -846,8 +873,11 @@ impl<'de> serde::Deserialize<'de> for CreateEdge {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("CreateEdge"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "CreateEdge",
+            fields,
+        )
     }
 }
 impl CreateEdge {
@@ -920,8 +950,11 @@ impl<'de> serde::Deserialize<'de> for DhcpOptions {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DhcpOptions"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DhcpOptions",
+            fields,
+        )
     }
 }
 impl DhcpOptions {
@@ -983,8 +1016,11 @@ impl<'de> serde::Deserialize<'de> for DnsServers {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DnsServers"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DnsServers",
+            fields,
+        )
     }
 }
 impl DnsServers {
@@ -1056,8 +1092,11 @@ impl<'de> serde::Deserialize<'de> for EdgeArpTerminationSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EdgeArpTerminationSettings"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "EdgeArpTerminationSettings",
+            fields,
+        )
     }
 }
 impl EdgeArpTerminationSettings {
@@ -1140,8 +1179,11 @@ impl<'de> serde::Deserialize<'de> for EdgeClusterCompatibility {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EdgeClusterCompatibility"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "EdgeClusterCompatibility",
+            fields,
+        )
     }
 }
 impl EdgeClusterCompatibility {
@@ -1263,8 +1305,11 @@ impl<'de> serde::Deserialize<'de> for EdgeDhcpProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EdgeDhcpProfile"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "EdgeDhcpProfile",
+            fields,
+        )
     }
 }
 impl EdgeDhcpProfile {
@@ -1493,8 +1538,11 @@ impl<'de> serde::Deserialize<'de> for EdgeFeatureRequirement {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EdgeFeatureRequirement"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "EdgeFeatureRequirement",
+            fields,
+        )
     }
 }
 impl EdgeFeatureRequirement {
@@ -1561,8 +1609,11 @@ impl<'de> serde::Deserialize<'de> for EdgeIncompatibleDevices {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EdgeIncompatibleDevices"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "EdgeIncompatibleDevices",
+            fields,
+        )
     }
 }
 impl EdgeIncompatibleDevices {
@@ -1634,8 +1685,11 @@ impl<'de> serde::Deserialize<'de> for EdgeIncompatibleFeature {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EdgeIncompatibleFeature"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "EdgeIncompatibleFeature",
+            fields,
+        )
     }
 }
 impl EdgeIncompatibleFeature {
@@ -1716,8 +1770,11 @@ impl<'de> serde::Deserialize<'de> for EdgeMdnsProxyProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EdgeMdnsProxyProfile"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "EdgeMdnsProxyProfile",
+            fields,
+        )
     }
 }
 impl EdgeMdnsProxyProfile {
@@ -1803,8 +1860,11 @@ impl<'de> serde::Deserialize<'de> for EdgeMdnsProxyProfileForwardingRule {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EdgeMdnsProxyProfileForwardingRule"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "EdgeMdnsProxyProfileForwardingRule",
+            fields,
+        )
     }
 }
 impl EdgeMdnsProxyProfileForwardingRule {
@@ -2030,8 +2090,11 @@ impl<'de> serde::Deserialize<'de> for EdgeSdLanGuestSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EdgeSdLanGuestSettings"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "EdgeSdLanGuestSettings",
+            fields,
+        )
     }
 }
 impl EdgeSdLanGuestSettings {
@@ -2098,8 +2161,11 @@ impl<'de> serde::Deserialize<'de> for EdgeSdLanNetworkActivation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EdgeSdLanNetworkActivation"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "EdgeSdLanNetworkActivation",
+            fields,
+        )
     }
 }
 impl EdgeSdLanNetworkActivation {
@@ -2174,8 +2240,11 @@ impl<'de> serde::Deserialize<'de> for EdgeSdLanService {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EdgeSdLanService"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "EdgeSdLanService",
+            fields,
+        )
     }
 }
 impl EdgeSdLanService {
@@ -2350,8 +2419,11 @@ impl<'de> serde::Deserialize<'de> for EdgeSdLanStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EdgeSdLanStatus"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "EdgeSdLanStatus",
+            fields,
+        )
     }
 }
 impl EdgeSdLanStatus {
@@ -2650,8 +2722,11 @@ impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibility {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EdgeServiceCompatibility"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "EdgeServiceCompatibility",
+            fields,
+        )
     }
 }
 impl EdgeServiceCompatibility {
@@ -2722,8 +2797,11 @@ impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibilityFilters {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EdgeServiceCompatibilityFilters"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "EdgeServiceCompatibilityFilters",
+            fields,
+        )
     }
 }
 impl EdgeServiceCompatibilityFilters {
@@ -2784,8 +2862,11 @@ impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibilityQuery {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EdgeServiceCompatibilityQuery"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "EdgeServiceCompatibilityQuery",
+            fields,
+        )
     }
 }
 impl EdgeServiceCompatibilityQuery {
@@ -2855,8 +2936,11 @@ impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibilityResult {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EdgeServiceCompatibilityResult"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "EdgeServiceCompatibilityResult",
+            fields,
+        )
     }
 }
 impl EdgeServiceCompatibilityResult {
@@ -2944,8 +3028,11 @@ impl<'de> serde::Deserialize<'de> for EdgeSubInterfacePage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EdgeSubInterfacePage"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "EdgeSubInterfacePage",
+            fields,
+        )
     }
 }
 impl EdgeSubInterfacePage {
@@ -3030,8 +3117,11 @@ impl<'de> serde::Deserialize<'de> for EdgeTunnelInfo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EdgeTunnelInfo"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "EdgeTunnelInfo",
+            fields,
+        )
     }
 }
 impl EdgeTunnelInfo {
@@ -3105,8 +3195,11 @@ impl<'de> serde::Deserialize<'de> for FallbackSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("FallbackSettings"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "FallbackSettings",
+            fields,
+        )
     }
 }
 impl FallbackSettings {
@@ -3181,8 +3274,11 @@ impl<'de> serde::Deserialize<'de> for FeatureRequirementDetails {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("FeatureRequirementDetails"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "FeatureRequirementDetails",
+            fields,
+        )
     }
 }
 impl FeatureRequirementDetails {
@@ -3268,8 +3364,11 @@ impl<'de> serde::Deserialize<'de> for FeatureSetsFilter {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("FeatureSetsFilter"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "FeatureSetsFilter",
+            fields,
+        )
     }
 }
 impl FeatureSetsFilter {
@@ -3331,8 +3430,11 @@ impl<'de> serde::Deserialize<'de> for FeatureSetsRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("FeatureSetsRequest"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "FeatureSetsRequest",
+            fields,
+        )
     }
 }
 impl FeatureSetsRequest {
@@ -3394,8 +3496,11 @@ impl<'de> serde::Deserialize<'de> for FeatureSetsResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("FeatureSetsResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "FeatureSetsResponse",
+            fields,
+        )
     }
 }
 impl FeatureSetsResponse {
@@ -3468,8 +3573,11 @@ impl<'de> serde::Deserialize<'de> for GuestEdgeTunnelInfo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("GuestEdgeTunnelInfo"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "GuestEdgeTunnelInfo",
+            fields,
+        )
     }
 }
 impl GuestEdgeTunnelInfo {
@@ -3598,8 +3706,11 @@ impl<'de> serde::Deserialize<'de> for HighAvailabilitySettings {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("HighAvailabilitySettings"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "HighAvailabilitySettings",
+            fields,
+        )
     }
 }
 impl HighAvailabilitySettings {
@@ -3717,8 +3828,11 @@ impl<'de> serde::Deserialize<'de> for Host {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Host"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Host",
+            fields,
+        )
     }
 }
 impl Host {
@@ -3787,8 +3901,11 @@ impl<'de> serde::Deserialize<'de> for IncompatibleDevice {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("IncompatibleDevice"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "IncompatibleDevice",
+            fields,
+        )
     }
 }
 impl IncompatibleDevice {
@@ -3871,8 +3988,11 @@ impl<'de> serde::Deserialize<'de> for IncompatibleFeature {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("IncompatibleFeature"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "IncompatibleFeature",
+            fields,
+        )
     }
 }
 impl IncompatibleFeature {
@@ -3978,8 +4098,11 @@ impl<'de> serde::Deserialize<'de> for IncompatibleInfo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("IncompatibleInfo"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "IncompatibleInfo",
+            fields,
+        )
     }
 }
 impl IncompatibleInfo {
@@ -4118,8 +4241,11 @@ impl<'de> serde::Deserialize<'de> for LagMember {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("LagMember"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "LagMember",
+            fields,
+        )
     }
 }
 impl LagMember {
@@ -4212,8 +4338,11 @@ impl<'de> serde::Deserialize<'de> for LagSubInterface {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("LagSubInterface"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "LagSubInterface",
+            fields,
+        )
     }
 }
 impl LagSubInterface {
@@ -4319,8 +4448,11 @@ impl<'de> serde::Deserialize<'de> for LagSubInterfaceResponse {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("LagSubInterfaceResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "LagSubInterfaceResponse",
+            fields,
+        )
     }
 }
 impl LagSubInterfaceResponse {
@@ -4442,8 +4574,11 @@ impl<'de> serde::Deserialize<'de> for LinkAggregationGroup {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("LinkAggregationGroup"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "LinkAggregationGroup",
+            fields,
+        )
     }
 }
 impl LinkAggregationGroup {
@@ -4823,8 +4958,11 @@ impl<'de> serde::Deserialize<'de> for LinkHealthCheckPolicy {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("LinkHealthCheckPolicy"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "LinkHealthCheckPolicy",
+            fields,
+        )
     }
 }
 impl LinkHealthCheckPolicy {
@@ -5054,8 +5192,11 @@ impl<'de> serde::Deserialize<'de> for NatPool {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("NatPool"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "NatPool",
+            fields,
+        )
     }
 }
 impl NatPool {
@@ -5123,8 +5264,11 @@ impl<'de> serde::Deserialize<'de> for NetworkInfo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("NetworkInfo"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "NetworkInfo",
+            fields,
+        )
     }
 }
 impl NetworkInfo {
@@ -5196,8 +5340,11 @@ impl<'de> serde::Deserialize<'de> for NodeLagSubInterface {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("NodeLagSubInterface"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "NodeLagSubInterface",
+            fields,
+        )
     }
 }
 impl NodeLagSubInterface {
@@ -5258,8 +5405,11 @@ impl<'de> serde::Deserialize<'de> for NodePortSubInterface {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("NodePortSubInterface"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "NodePortSubInterface",
+            fields,
+        )
     }
 }
 impl NodePortSubInterface {
@@ -5319,8 +5469,11 @@ impl<'de> serde::Deserialize<'de> for NodeSubInterface {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("NodeSubInterface"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "NodeSubInterface",
+            fields,
+        )
     }
 }
 impl NodeSubInterface {
@@ -5388,8 +5541,11 @@ impl<'de> serde::Deserialize<'de> for NodeSubInterfaceResponse {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("NodeSubInterfaceResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "NodeSubInterfaceResponse",
+            fields,
+        )
     }
 }
 impl NodeSubInterfaceResponse {
@@ -5458,8 +5614,11 @@ impl<'de> serde::Deserialize<'de> for OperationResponseObject {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("OperationResponseObject"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "OperationResponseObject",
+            fields,
+        )
     }
 }
 impl OperationResponseObject {
@@ -5536,8 +5695,11 @@ impl<'de> serde::Deserialize<'de> for PageResponseClusterResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PageResponseClusterResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PageResponseClusterResponse",
+            fields,
+        )
     }
 }
 impl PageResponseClusterResponse {
@@ -5607,8 +5769,11 @@ impl<'de> serde::Deserialize<'de> for Paging {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Paging"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Paging",
+            fields,
+        )
     }
 }
 impl Paging {
@@ -5695,8 +5860,11 @@ impl<'de> serde::Deserialize<'de> for PatchCluster {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PatchCluster"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PatchCluster",
+            fields,
+        )
     }
 }
 impl PatchCluster {
@@ -5803,8 +5971,11 @@ impl<'de> serde::Deserialize<'de> for PatchClusterNetworkSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PatchClusterNetworkSettings"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PatchClusterNetworkSettings",
+            fields,
+        )
     }
 }
 impl PatchClusterNetworkSettings {
@@ -5912,8 +6083,11 @@ impl<'de> serde::Deserialize<'de> for PatchEdge {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PatchEdge"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PatchEdge",
+            fields,
+        )
     }
 }
 impl PatchEdge {
@@ -6018,8 +6192,11 @@ impl<'de> serde::Deserialize<'de> for PatchEdgeDhcpProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PatchEdgeDhcpProfile"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PatchEdgeDhcpProfile",
+            fields,
+        )
     }
 }
 impl PatchEdgeDhcpProfile {
@@ -6237,8 +6414,11 @@ impl<'de> serde::Deserialize<'de> for PersonalIdentityNetwork {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PersonalIdentityNetwork"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PersonalIdentityNetwork",
+            fields,
+        )
     }
 }
 impl PersonalIdentityNetwork {
@@ -6336,8 +6516,11 @@ impl<'de> serde::Deserialize<'de> for PersonalIdentityNetworkPage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PersonalIdentityNetworkPage"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PersonalIdentityNetworkPage",
+            fields,
+        )
     }
 }
 impl PersonalIdentityNetworkPage {
@@ -6449,8 +6632,11 @@ impl<'de> serde::Deserialize<'de> for PinAccessSwitchInfo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PinAccessSwitchInfo"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PinAccessSwitchInfo",
+            fields,
+        )
     }
 }
 impl PinAccessSwitchInfo {
@@ -6599,8 +6785,11 @@ impl<'de> serde::Deserialize<'de> for PinDistributionSwitchInfo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PinDistributionSwitchInfo"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PinDistributionSwitchInfo",
+            fields,
+        )
     }
 }
 impl PinDistributionSwitchInfo {
@@ -6724,8 +6913,11 @@ impl<'de> serde::Deserialize<'de> for PinEdgeClusterInfo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PinEdgeClusterInfo"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PinEdgeClusterInfo",
+            fields,
+        )
     }
 }
 impl PinEdgeClusterInfo {
@@ -6807,8 +6999,11 @@ impl<'de> serde::Deserialize<'de> for PinUplinkInfo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PinUplinkInfo"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PinUplinkInfo",
+            fields,
+        )
     }
 }
 impl PinUplinkInfo {
@@ -6924,8 +7119,11 @@ impl<'de> serde::Deserialize<'de> for Port {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Port"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Port",
+            fields,
+        )
     }
 }
 impl Port {
@@ -7107,8 +7305,11 @@ impl<'de> serde::Deserialize<'de> for PortConfig {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PortConfig"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PortConfig",
+            fields,
+        )
     }
 }
 impl PortConfig {
@@ -7175,8 +7376,11 @@ impl<'de> serde::Deserialize<'de> for PortSubInterfaceResponse {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PortSubInterfaceResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PortSubInterfaceResponse",
+            fields,
+        )
     }
 }
 impl PortSubInterfaceResponse {
@@ -7319,8 +7523,11 @@ impl<'de> serde::Deserialize<'de> for QueryResponseEdgeSdLanStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("QueryResponseEdgeSdLanStatus"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "QueryResponseEdgeSdLanStatus",
+            fields,
+        )
     }
 }
 impl QueryResponseEdgeSdLanStatus {
@@ -7418,8 +7625,11 @@ impl<'de> serde::Deserialize<'de> for Requirement {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Requirement"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Requirement",
+            fields,
+        )
     }
 }
 impl Requirement {
@@ -7497,8 +7707,11 @@ impl<'de> serde::Deserialize<'de> for RuckusDhcpPool {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("RuckusDhcpPool"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "RuckusDhcpPool",
+            fields,
+        )
     }
 }
 impl RuckusDhcpPool {
@@ -7624,8 +7837,11 @@ impl<'de> serde::Deserialize<'de> for Schedule {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Schedule"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Schedule",
+            fields,
+        )
     }
 }
 impl Schedule {
@@ -7830,8 +8046,11 @@ impl<'de> serde::Deserialize<'de> for ServiceEdgeCompatibilityFilter {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ServiceEdgeCompatibilityFilter"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ServiceEdgeCompatibilityFilter",
+            fields,
+        )
     }
 }
 impl ServiceEdgeCompatibilityFilter {
@@ -7892,8 +8111,11 @@ impl<'de> serde::Deserialize<'de> for ServiceEdgeCompatibilityRequest {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ServiceEdgeCompatibilityRequest"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ServiceEdgeCompatibilityRequest",
+            fields,
+        )
     }
 }
 impl ServiceEdgeCompatibilityRequest {
@@ -7950,8 +8172,11 @@ impl<'de> serde::Deserialize<'de> for ServiceEdgeCompatibilityResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ServiceEdgeCompatibilityResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ServiceEdgeCompatibilityResponse",
+            fields,
+        )
     }
 }
 impl ServiceEdgeCompatibilityResponse {
@@ -8023,8 +8248,11 @@ impl<'de> serde::Deserialize<'de> for ServiceIncompatibleInfo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ServiceIncompatibleInfo"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ServiceIncompatibleInfo",
+            fields,
+        )
     }
 }
 impl ServiceIncompatibleInfo {
@@ -8101,8 +8329,11 @@ impl<'de> serde::Deserialize<'de> for StaticRoute {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("StaticRoute"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "StaticRoute",
+            fields,
+        )
     }
 }
 impl StaticRoute {
@@ -8167,8 +8398,11 @@ impl<'de> serde::Deserialize<'de> for StaticRouteConfig {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("StaticRouteConfig"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "StaticRouteConfig",
+            fields,
+        )
     }
 }
 impl StaticRouteConfig {
@@ -8255,8 +8489,11 @@ impl<'de> serde::Deserialize<'de> for SubInterface {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SubInterface"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "SubInterface",
+            fields,
+        )
     }
 }
 impl SubInterface {
@@ -8387,8 +8624,11 @@ impl<'de> serde::Deserialize<'de> for SubInterfaceResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SubInterfaceResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "SubInterfaceResponse",
+            fields,
+        )
     }
 }
 impl SubInterfaceResponse {
@@ -8494,8 +8734,11 @@ impl<'de> serde::Deserialize<'de> for Troubleshooting {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Troubleshooting"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Troubleshooting",
+            fields,
+        )
     }
 }
 impl Troubleshooting {
@@ -8567,8 +8810,11 @@ impl<'de> serde::Deserialize<'de> for TunneledWlanInfo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("TunneledWlanInfo"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "TunneledWlanInfo",
+            fields,
+        )
     }
 }
 impl TunneledWlanInfo {
@@ -8608,394 +8854,5 @@ impl TunneledWlanInfo {
     pub fn with_wlan_id(mut self, value: impl Into<String>) -> Self {
         self.wlan_id = Some(value.into());
         self
-    }
-}
-/// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateEdgeDhcpProfile).
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct UpdateEdgeDhcpProfile {
-    pub dhcp_relay: Option<bool>,
-    pub external_dhcp_server_fqdn_ip: Option<String>,
-    /// Max_length: 31; min_length: 0.
-    pub domain_name: Option<String>,
-    pub primary_dns_ip: Option<String>,
-    pub secondary_dns_ip: Option<String>,
-    pub dhcp_pools: Option<Vec<RuckusDhcpPool>>,
-    pub dhcp_options: Option<Vec<DhcpOptions>>,
-    pub hosts: Option<Vec<Host>>,
-    /// Max_length: 64; min_length: 1.
-    pub service_name: String,
-    /// Format: int32.
-    pub lease_time: i64,
-    pub lease_time_unit: EdgeDhcpProfileLeaseTimeUnit,
-    pub action: Option<EdgeDhcpProfileAction>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-impl serde::Serialize for UpdateEdgeDhcpProfile {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &UpdateEdgeDhcpProfile,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("dhcpRelay", &v.dhcp_relay);
-            w.optional("externalDhcpServerFqdnIp", &v.external_dhcp_server_fqdn_ip);
-            w.optional("domainName", &v.domain_name);
-            w.optional("primaryDnsIp", &v.primary_dns_ip);
-            w.optional("secondaryDnsIp", &v.secondary_dns_ip);
-            w.optional_list("dhcpPools", &v.dhcp_pools);
-            w.optional_list("dhcpOptions", &v.dhcp_options);
-            w.optional_list("hosts", &v.hosts);
-            w.field("serviceName", &v.service_name);
-            w.field("leaseTime", &v.lease_time);
-            w.field("leaseTimeUnit", &v.lease_time_unit);
-            w.optional("action", &v.action);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for UpdateEdgeDhcpProfile {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            UpdateEdgeDhcpProfile,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = UpdateEdgeDhcpProfile {
-                dhcp_relay: f.optional("dhcpRelay"),
-                external_dhcp_server_fqdn_ip: f.optional("externalDhcpServerFqdnIp"),
-                domain_name: f.optional("domainName"),
-                primary_dns_ip: f.optional("primaryDnsIp"),
-                secondary_dns_ip: f.optional("secondaryDnsIp"),
-                dhcp_pools: f.optional_list("dhcpPools"),
-                dhcp_options: f.optional_list("dhcpOptions"),
-                hosts: f.optional_list("hosts"),
-                service_name: f.required("serviceName")?,
-                lease_time: f.required("leaseTime")?,
-                lease_time_unit: f.required("leaseTimeUnit")?,
-                action: f.optional("action"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("UpdateEdgeDhcpProfile"))
-    }
-}
-impl UpdateEdgeDhcpProfile {
-    /// Creates a value from the required fields; optional fields start empty.
-    #[inline]
-    pub fn new(
-        service_name: String,
-        lease_time: i64,
-        lease_time_unit: EdgeDhcpProfileLeaseTimeUnit,
-    ) -> Self {
-        Self {
-            dhcp_relay: None,
-            external_dhcp_server_fqdn_ip: None,
-            domain_name: None,
-            primary_dns_ip: None,
-            secondary_dns_ip: None,
-            dhcp_pools: None,
-            dhcp_options: None,
-            hosts: None,
-            service_name,
-            lease_time,
-            lease_time_unit,
-            action: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `dhcpRelay`.
-    pub fn with_dhcp_relay(mut self, value: impl Into<bool>) -> Self {
-        self.dhcp_relay = Some(value.into());
-        self
-    }
-    /// Sets `externalDhcpServerFqdnIp`.
-    pub fn with_external_dhcp_server_fqdn_ip(
-        mut self,
-        value: impl Into<String>,
-    ) -> Self {
-        self.external_dhcp_server_fqdn_ip = Some(value.into());
-        self
-    }
-    /// Sets `domainName`.
-    pub fn with_domain_name(mut self, value: impl Into<String>) -> Self {
-        self.domain_name = Some(value.into());
-        self
-    }
-    /// Sets `primaryDnsIp`.
-    pub fn with_primary_dns_ip(mut self, value: impl Into<String>) -> Self {
-        self.primary_dns_ip = Some(value.into());
-        self
-    }
-    /// Sets `secondaryDnsIp`.
-    pub fn with_secondary_dns_ip(mut self, value: impl Into<String>) -> Self {
-        self.secondary_dns_ip = Some(value.into());
-        self
-    }
-    /// Sets `dhcpPools`.
-    pub fn with_dhcp_pools(mut self, value: impl Into<Vec<RuckusDhcpPool>>) -> Self {
-        self.dhcp_pools = Some(value.into());
-        self
-    }
-    /// Sets `dhcpOptions`.
-    pub fn with_dhcp_options(mut self, value: impl Into<Vec<DhcpOptions>>) -> Self {
-        self.dhcp_options = Some(value.into());
-        self
-    }
-    /// Sets `hosts`.
-    pub fn with_hosts(mut self, value: impl Into<Vec<Host>>) -> Self {
-        self.hosts = Some(value.into());
-        self
-    }
-    /// Sets `action`.
-    pub fn with_action(mut self, value: impl Into<EdgeDhcpProfileAction>) -> Self {
-        self.action = Some(value.into());
-        self
-    }
-}
-/// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto).
-///
-/// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 4 required fields is not set.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct UpdateLinkAggregationGroup {
-    /// Max_length: 63; min_length: 0.
-    pub description: Option<String>,
-    /// Default: LACP.
-    pub lag_type: Option<LinkAggregationGroupLagType>,
-    pub lacp_mode: LinkAggregationGroupLacpMode,
-    pub lacp_timeout: LinkAggregationGroupLacpTimeout,
-    pub lag_members: Option<Vec<LagMember>>,
-    pub port_type: PortType,
-    /// Default: DHCP.
-    pub ip_mode: Option<IpMode>,
-    pub ip: Option<String>,
-    pub subnet: Option<String>,
-    pub gateway: Option<String>,
-    /// Default: false.
-    pub core_port_enabled: Option<bool>,
-    /// Default: false.
-    pub access_port_enabled: Option<bool>,
-    /// Default: false.
-    pub nat_enabled: Option<bool>,
-    /// Max_items: 1; min_items: 0.
-    pub nat_pools: Option<Vec<NatPool>>,
-    pub lag_enabled: bool,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-impl serde::Serialize for UpdateLinkAggregationGroup {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &UpdateLinkAggregationGroup,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("description", &v.description);
-            w.optional("lagType", &v.lag_type);
-            w.field("lacpMode", &v.lacp_mode);
-            w.field("lacpTimeout", &v.lacp_timeout);
-            w.optional_list("lagMembers", &v.lag_members);
-            w.field("portType", &v.port_type);
-            w.optional("ipMode", &v.ip_mode);
-            w.optional("ip", &v.ip);
-            w.optional("subnet", &v.subnet);
-            w.optional("gateway", &v.gateway);
-            w.optional("corePortEnabled", &v.core_port_enabled);
-            w.optional("accessPortEnabled", &v.access_port_enabled);
-            w.optional("natEnabled", &v.nat_enabled);
-            w.optional_list("natPools", &v.nat_pools);
-            w.field("lagEnabled", &v.lag_enabled);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for UpdateLinkAggregationGroup {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            UpdateLinkAggregationGroup,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = UpdateLinkAggregationGroup {
-                description: f.optional("description"),
-                lag_type: f.optional("lagType"),
-                lacp_mode: f.required("lacpMode")?,
-                lacp_timeout: f.required("lacpTimeout")?,
-                lag_members: f.optional_list("lagMembers"),
-                port_type: f.required("portType")?,
-                ip_mode: f.optional("ipMode"),
-                ip: f.optional("ip"),
-                subnet: f.optional("subnet"),
-                gateway: f.optional("gateway"),
-                core_port_enabled: f.optional("corePortEnabled"),
-                access_port_enabled: f.optional("accessPortEnabled"),
-                nat_enabled: f.optional("natEnabled"),
-                nat_pools: f.optional_list("natPools"),
-                lag_enabled: f.required("lagEnabled")?,
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("UpdateLinkAggregationGroup"))
-    }
-}
-impl UpdateLinkAggregationGroup {
-    /// Starts a builder: one setter per field, then `build`.
-    pub fn builder() -> UpdateLinkAggregationGroupBuilder {
-        <UpdateLinkAggregationGroupBuilder as Default>::default()
-    }
-}
-/// Builder of [`UpdateLinkAggregationGroup`]: set its fields, then call `build`.
-///
-/// Start one with `UpdateLinkAggregationGroup::builder()`.
-#[derive(Debug, Clone, Default)]
-#[must_use = "a builder does nothing until `build` is called"]
-pub struct UpdateLinkAggregationGroupBuilder {
-    description: Option<String>,
-    lag_type: Option<LinkAggregationGroupLagType>,
-    lacp_mode: Option<LinkAggregationGroupLacpMode>,
-    lacp_timeout: Option<LinkAggregationGroupLacpTimeout>,
-    lag_members: Option<Vec<LagMember>>,
-    port_type: Option<PortType>,
-    ip_mode: Option<IpMode>,
-    ip: Option<String>,
-    subnet: Option<String>,
-    gateway: Option<String>,
-    core_port_enabled: Option<bool>,
-    access_port_enabled: Option<bool>,
-    nat_enabled: Option<bool>,
-    nat_pools: Option<Vec<NatPool>>,
-    lag_enabled: Option<bool>,
-}
-impl UpdateLinkAggregationGroupBuilder {
-    /// Sets `description` (optional).
-    pub fn description(mut self, value: impl Into<String>) -> Self {
-        self.description = Some(value.into());
-        self
-    }
-    /// Sets `lagType` (optional).
-    pub fn lag_type(mut self, value: impl Into<LinkAggregationGroupLagType>) -> Self {
-        self.lag_type = Some(value.into());
-        self
-    }
-    /// Sets `lacpMode` (required).
-    pub fn lacp_mode(mut self, value: impl Into<LinkAggregationGroupLacpMode>) -> Self {
-        self.lacp_mode = Some(value.into());
-        self
-    }
-    /// Sets `lacpTimeout` (required).
-    pub fn lacp_timeout(
-        mut self,
-        value: impl Into<LinkAggregationGroupLacpTimeout>,
-    ) -> Self {
-        self.lacp_timeout = Some(value.into());
-        self
-    }
-    /// Sets `lagMembers` (optional).
-    pub fn lag_members(mut self, value: impl Into<Vec<LagMember>>) -> Self {
-        self.lag_members = Some(value.into());
-        self
-    }
-    /// Sets `portType` (required).
-    pub fn port_type(mut self, value: impl Into<PortType>) -> Self {
-        self.port_type = Some(value.into());
-        self
-    }
-    /// Sets `ipMode` (optional).
-    pub fn ip_mode(mut self, value: impl Into<IpMode>) -> Self {
-        self.ip_mode = Some(value.into());
-        self
-    }
-    /// Sets `ip` (optional).
-    pub fn ip(mut self, value: impl Into<String>) -> Self {
-        self.ip = Some(value.into());
-        self
-    }
-    /// Sets `subnet` (optional).
-    pub fn subnet(mut self, value: impl Into<String>) -> Self {
-        self.subnet = Some(value.into());
-        self
-    }
-    /// Sets `gateway` (optional).
-    pub fn gateway(mut self, value: impl Into<String>) -> Self {
-        self.gateway = Some(value.into());
-        self
-    }
-    /// Sets `corePortEnabled` (optional).
-    pub fn core_port_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.core_port_enabled = Some(value.into());
-        self
-    }
-    /// Sets `accessPortEnabled` (optional).
-    pub fn access_port_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.access_port_enabled = Some(value.into());
-        self
-    }
-    /// Sets `natEnabled` (optional).
-    pub fn nat_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.nat_enabled = Some(value.into());
-        self
-    }
-    /// Sets `natPools` (optional).
-    pub fn nat_pools(mut self, value: impl Into<Vec<NatPool>>) -> Self {
-        self.nat_pools = Some(value.into());
-        self
-    }
-    /// Sets `lagEnabled` (required).
-    pub fn lag_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.lag_enabled = Some(value.into());
-        self
-    }
-    /// The value, or an error naming the first required field that is not set.
-    pub fn build(
-        self,
-    ) -> Result<UpdateLinkAggregationGroup, ruckus_one_runtime::MissingField> {
-        let missing = |field| ruckus_one_runtime::MissingField::new(
-            "UpdateLinkAggregationGroup",
-            field,
-        );
-        Ok(UpdateLinkAggregationGroup {
-            description: self.description,
-            lag_type: self.lag_type,
-            lacp_mode: self.lacp_mode.ok_or(missing("lacpMode"))?,
-            lacp_timeout: self.lacp_timeout.ok_or(missing("lacpTimeout"))?,
-            lag_members: self.lag_members,
-            port_type: self.port_type.ok_or(missing("portType"))?,
-            ip_mode: self.ip_mode,
-            ip: self.ip,
-            subnet: self.subnet,
-            gateway: self.gateway,
-            core_port_enabled: self.core_port_enabled,
-            access_port_enabled: self.access_port_enabled,
-            nat_enabled: self.nat_enabled,
-            nat_pools: self.nat_pools,
-            lag_enabled: self.lag_enabled.ok_or(missing("lagEnabled"))?,
-            additional_fields: std::collections::BTreeMap::new(),
-        })
     }
 }

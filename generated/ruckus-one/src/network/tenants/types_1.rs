@@ -83,8 +83,11 @@ impl<'de> serde::Deserialize<'de> for Account {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Account"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Account",
+            fields,
+        )
     }
 }
 impl Account {
@@ -257,8 +260,11 @@ impl<'de> serde::Deserialize<'de> for AccountInfo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AccountInfo"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AccountInfo",
+            fields,
+        )
     }
 }
 impl AccountInfo {
@@ -463,8 +469,11 @@ impl<'de> serde::Deserialize<'de> for AddMspEcRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AddMspEcRequest"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AddMspEcRequest",
+            fields,
+        )
     }
 }
 impl AddMspEcRequest {
@@ -671,8 +680,11 @@ impl<'de> serde::Deserialize<'de> for AddTenantRequestHolder {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AddTenantRequestHolder"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AddTenantRequestHolder",
+            fields,
+        )
     }
 }
 impl AddTenantRequestHolder {
@@ -775,8 +787,11 @@ impl<'de> serde::Deserialize<'de> for Admin {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Admin"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Admin",
+            fields,
+        )
     }
 }
 impl Admin {
@@ -948,8 +963,11 @@ impl<'de> serde::Deserialize<'de> for AdminAppSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AdminAppSettings"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AdminAppSettings",
+            fields,
+        )
     }
 }
 impl AdminAppSettings {
@@ -1240,8 +1258,11 @@ impl<'de> serde::Deserialize<'de> for AdminQueryRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AdminQueryRequest"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AdminQueryRequest",
+            fields,
+        )
     }
 }
 impl AdminQueryRequest {
@@ -1488,8 +1509,11 @@ impl<'de> serde::Deserialize<'de> for AdminRole {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AdminRole"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AdminRole",
+            fields,
+        )
     }
 }
 impl AdminRole {
@@ -1677,8 +1701,11 @@ impl<'de> serde::Deserialize<'de> for AdminView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AdminView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AdminView",
+            fields,
+        )
     }
 }
 impl AdminView {
@@ -1793,8 +1820,11 @@ impl<'de> serde::Deserialize<'de> for ApiCallInfo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApiCallInfo"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApiCallInfo",
+            fields,
+        )
     }
 }
 impl ApiCallInfo {
@@ -1865,8 +1895,11 @@ impl<'de> serde::Deserialize<'de> for AssignDelegatedRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AssignDelegatedRequest"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AssignDelegatedRequest",
+            fields,
+        )
     }
 }
 impl AssignDelegatedRequest {
@@ -1945,8 +1978,11 @@ impl<'de> serde::Deserialize<'de> for AssignMspEcListRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AssignMspEcListRequest"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AssignMspEcListRequest",
+            fields,
+        )
     }
 }
 impl AssignMspEcListRequest {
@@ -2021,8 +2057,11 @@ impl<'de> serde::Deserialize<'de> for AssignMspEcToMultipleTechPartners {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AssignMspEcToMultipleTechPartners"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AssignMspEcToMultipleTechPartners",
+            fields,
+        )
     }
 }
 impl AssignMspEcToMultipleTechPartners {
@@ -2093,8 +2132,11 @@ impl<'de> serde::Deserialize<'de> for AssignedMspAdminsRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AssignedMspAdminsRequest"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AssignedMspAdminsRequest",
+            fields,
+        )
     }
 }
 impl AssignedMspAdminsRequest {
@@ -2184,8 +2226,11 @@ impl<'de> serde::Deserialize<'de> for AssignmentRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AssignmentRequest"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AssignmentRequest",
+            fields,
+        )
     }
 }
 impl AssignmentRequest {
@@ -2297,8 +2342,11 @@ impl<'de> serde::Deserialize<'de> for AuthDomain {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AuthDomain"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AuthDomain",
+            fields,
+        )
     }
 }
 impl AuthDomain {
@@ -2407,8 +2455,11 @@ impl<'de> serde::Deserialize<'de> for AuthScope {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AuthScope"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AuthScope",
+            fields,
+        )
     }
 }
 impl AuthScope {
@@ -2555,8 +2606,11 @@ impl<'de> serde::Deserialize<'de> for Authentication {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Authentication"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Authentication",
+            fields,
+        )
     }
 }
 impl Authentication {
@@ -2918,8 +2972,11 @@ impl<'de> serde::Deserialize<'de> for AuthenticationInfo {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AuthenticationInfo"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AuthenticationInfo",
+            fields,
+        )
     }
 }
 impl AuthenticationInfo {
@@ -3140,8 +3197,11 @@ impl<'de> serde::Deserialize<'de> for AutoSchedule {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AutoSchedule"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AutoSchedule",
+            fields,
+        )
     }
 }
 impl AutoSchedule {
@@ -3199,8 +3259,11 @@ impl<'de> serde::Deserialize<'de> for BetaFeature {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("BetaFeature"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "BetaFeature",
+            fields,
+        )
     }
 }
 impl BetaFeature {
@@ -3268,8 +3331,11 @@ impl<'de> serde::Deserialize<'de> for BetaFeatureRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("BetaFeatureRequest"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "BetaFeatureRequest",
+            fields,
+        )
     }
 }
 impl BetaFeatureRequest {
@@ -3341,8 +3407,11 @@ impl<'de> serde::Deserialize<'de> for BetaFeatureResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("BetaFeatureResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "BetaFeatureResponse",
+            fields,
+        )
     }
 }
 impl BetaFeatureResponse {
@@ -3454,8 +3523,11 @@ impl<'de> serde::Deserialize<'de> for CustomRole {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("CustomRole"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "CustomRole",
+            fields,
+        )
     }
 }
 impl CustomRole {
@@ -3593,8 +3665,11 @@ impl<'de> serde::Deserialize<'de> for DataRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DataRequest"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DataRequest",
+            fields,
+        )
     }
 }
 impl DataRequest {
@@ -3699,8 +3774,11 @@ impl<'de> serde::Deserialize<'de> for Delegation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Delegation"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Delegation",
+            fields,
+        )
     }
 }
 impl Delegation {
@@ -3827,8 +3905,11 @@ impl<'de> serde::Deserialize<'de> for DelegationAction {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DelegationAction"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "DelegationAction",
+            fields,
+        )
     }
 }
 impl DelegationAction {
@@ -4095,8 +4176,11 @@ impl<'de> serde::Deserialize<'de> for EcDelegation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EcDelegation"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "EcDelegation",
+            fields,
+        )
     }
 }
 impl EcDelegation {
@@ -4172,8 +4256,11 @@ impl<'de> serde::Deserialize<'de> for EmailInvitation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EmailInvitation"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "EmailInvitation",
+            fields,
+        )
     }
 }
 impl EmailInvitation {
@@ -4256,8 +4343,11 @@ impl<'de> serde::Deserialize<'de> for EmailSmsNotificationEndpoint {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EmailSmsNotificationEndpoint"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "EmailSmsNotificationEndpoint",
+            fields,
+        )
     }
 }
 impl EmailSmsNotificationEndpoint {
@@ -4393,8 +4483,11 @@ impl<'de> serde::Deserialize<'de> for Feature {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Feature"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Feature",
+            fields,
+        )
     }
 }
 impl Feature {
@@ -4550,8 +4643,11 @@ impl<'de> serde::Deserialize<'de> for FirmwareUpgradeRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("FirmwareUpgradeRequest"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "FirmwareUpgradeRequest",
+            fields,
+        )
     }
 }
 impl FirmwareUpgradeRequest {
@@ -4617,8 +4713,11 @@ impl<'de> serde::Deserialize<'de> for License {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("License"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "License",
+            fields,
+        )
     }
 }
 impl License {
@@ -4698,8 +4797,11 @@ impl<'de> serde::Deserialize<'de> for ManualSchedule {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ManualSchedule"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ManualSchedule",
+            fields,
+        )
     }
 }
 impl ManualSchedule {
@@ -4869,8 +4971,11 @@ impl<'de> serde::Deserialize<'de> for MobilePushNotificationEndpoint {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MobilePushNotificationEndpoint"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "MobilePushNotificationEndpoint",
+            fields,
+        )
     }
 }
 impl MobilePushNotificationEndpoint {
@@ -5070,8 +5175,7 @@ impl<'de> serde::Deserialize<'de> for Msp {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Msp"))
+        ruckus_one_runtime::internal::object::Fields::decode(deserializer, "Msp", fields)
     }
 }
 impl Msp {
@@ -5250,8 +5354,11 @@ impl<'de> serde::Deserialize<'de> for MspAdmin {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MspAdmin"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "MspAdmin",
+            fields,
+        )
     }
 }
 impl MspAdmin {
@@ -5324,8 +5431,11 @@ impl<'de> serde::Deserialize<'de> for MspAdminRequest {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MspAdminRequest"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "MspAdminRequest",
+            fields,
+        )
     }
 }
 impl MspAdminRequest {
@@ -5387,8 +5497,11 @@ impl<'de> serde::Deserialize<'de> for MspAdminRole {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MspAdminRole"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "MspAdminRole",
+            fields,
+        )
     }
 }
 impl MspAdminRole {
@@ -5453,8 +5566,11 @@ impl<'de> serde::Deserialize<'de> for MspApCountSummary {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MspApCountSummary"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "MspApCountSummary",
+            fields,
+        )
     }
 }
 impl MspApCountSummary {
@@ -5590,8 +5706,11 @@ impl<'de> serde::Deserialize<'de> for MspDynamicQueryPayload {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MspDynamicQueryPayload"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "MspDynamicQueryPayload",
+            fields,
+        )
     }
 }
 impl MspDynamicQueryPayload {
@@ -5864,8 +5983,11 @@ impl<'de> serde::Deserialize<'de> for MspEcAccountView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MspEcAccountView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "MspEcAccountView",
+            fields,
+        )
     }
 }
 impl MspEcAccountView {
@@ -6063,8 +6185,11 @@ impl<'de> serde::Deserialize<'de> for MspEcAdminView {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MspEcAdminView"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "MspEcAdminView",
+            fields,
+        )
     }
 }
 impl MspEcAdminView {
@@ -6159,8 +6284,11 @@ impl<'de> serde::Deserialize<'de> for MspEcDelegationResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MspEcDelegationResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "MspEcDelegationResponse",
+            fields,
+        )
     }
 }
 impl MspEcDelegationResponse {
@@ -6250,8 +6378,11 @@ impl<'de> serde::Deserialize<'de> for MspSubsequentQuery {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MspSubsequentQuery"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "MspSubsequentQuery",
+            fields,
+        )
     }
 }
 impl MspSubsequentQuery {
@@ -6539,8 +6670,11 @@ impl<'de> serde::Deserialize<'de> for NotificationRecipient {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("NotificationRecipient"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "NotificationRecipient",
+            fields,
+        )
     }
 }
 impl NotificationRecipient {
@@ -6714,8 +6848,11 @@ impl<'de> serde::Deserialize<'de> for NotificationRecipientRbacdto {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("NotificationRecipientRbacdto"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "NotificationRecipientRbacdto",
+            fields,
+        )
     }
 }
 impl NotificationRecipientRbacdto {
@@ -6855,8 +6992,11 @@ impl<'de> serde::Deserialize<'de> for OperationResponseAdmin {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("OperationResponseAdmin"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "OperationResponseAdmin",
+            fields,
+        )
     }
 }
 impl OperationResponseAdmin {
@@ -6927,8 +7067,11 @@ impl<'de> serde::Deserialize<'de> for OperationResponseDelegation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("OperationResponseDelegation"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "OperationResponseDelegation",
+            fields,
+        )
     }
 }
 impl OperationResponseDelegation {
@@ -6999,9 +7142,11 @@ impl<'de> serde::Deserialize<'de> for OperationResponseMobilePushNotificationEnd
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f)
-            .map_err(|e| e.into_error("OperationResponseMobilePushNotificationEndpoint"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "OperationResponseMobilePushNotificationEndpoint",
+            fields,
+        )
     }
 }
 impl OperationResponseMobilePushNotificationEndpoint {
@@ -7075,8 +7220,11 @@ impl<'de> serde::Deserialize<'de> for OperationResponseUserProfile {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("OperationResponseUserProfile"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "OperationResponseUserProfile",
+            fields,
+        )
     }
 }
 impl OperationResponseUserProfile {
@@ -7147,8 +7295,11 @@ impl<'de> serde::Deserialize<'de> for PreferredNotifications {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PreferredNotifications"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PreferredNotifications",
+            fields,
+        )
     }
 }
 impl PreferredNotifications {
@@ -7224,8 +7375,11 @@ impl<'de> serde::Deserialize<'de> for PrivacyFeature {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PrivacyFeature"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PrivacyFeature",
+            fields,
+        )
     }
 }
 impl PrivacyFeature {
@@ -7296,8 +7450,11 @@ impl<'de> serde::Deserialize<'de> for PrivacyFeatureRequest {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PrivacyFeatureRequest"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PrivacyFeatureRequest",
+            fields,
+        )
     }
 }
 impl PrivacyFeatureRequest {
@@ -7358,8 +7515,11 @@ impl<'de> serde::Deserialize<'de> for PrivacyFeatureResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PrivacyFeatureResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PrivacyFeatureResponse",
+            fields,
+        )
     }
 }
 impl PrivacyFeatureResponse {
@@ -7476,8 +7636,11 @@ impl<'de> serde::Deserialize<'de> for PrivilegeGroup {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PrivilegeGroup"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "PrivilegeGroup",
+            fields,
+        )
     }
 }
 impl PrivilegeGroup {
@@ -7657,8 +7820,11 @@ impl<'de> serde::Deserialize<'de> for QueryResponseApCountSummary {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("QueryResponseApCountSummary"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "QueryResponseApCountSummary",
+            fields,
+        )
     }
 }
 impl QueryResponseApCountSummary {
@@ -7765,8 +7931,11 @@ impl<'de> serde::Deserialize<'de> for Region {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Region"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Region",
+            fields,
+        )
     }
 }
 impl Region {
@@ -7848,8 +8017,11 @@ impl<'de> serde::Deserialize<'de> for ResponseBov2 {
             };
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ResponseBov2"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ResponseBov2",
+            fields,
+        )
     }
 }
 impl ResponseBov2 {
@@ -7944,8 +8116,11 @@ impl<'de> serde::Deserialize<'de> for RoleObjectPermissions {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("RoleObjectPermissions"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "RoleObjectPermissions",
+            fields,
+        )
     }
 }
 impl RoleObjectPermissions {
@@ -8087,8 +8262,11 @@ impl<'de> serde::Deserialize<'de> for Scope {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Scope"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Scope",
+            fields,
+        )
     }
 }
 impl Scope {
@@ -8311,8 +8489,11 @@ impl<'de> serde::Deserialize<'de> for Tenant {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Tenant"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Tenant",
+            fields,
+        )
     }
 }
 impl Tenant {
@@ -8669,8 +8850,11 @@ impl<'de> serde::Deserialize<'de> for Tenant2 {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Tenant2"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "Tenant2",
+            fields,
+        )
     }
 }
 impl Tenant2 {
@@ -8757,205 +8941,6 @@ impl Tenant2 {
     /// Sets `missingAdminIds`.
     pub fn with_missing_admin_ids(mut self, value: impl Into<Vec<String>>) -> Self {
         self.missing_admin_ids = Some(value.into());
-        self
-    }
-}
-/// One entitlement item of a delegation; only the field added in a release is named.
-///
-/// Provenance: documented.
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct TenantDelegationEntitlement {
-    /// Number of virtual edge devices, as a string.
-    ///
-    /// Wire name `virtualEdgeDeviceCount`; `string`; optional.
-    pub virtual_edge_device_count: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-impl serde::Serialize for TenantDelegationEntitlement {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &TenantDelegationEntitlement,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("virtualEdgeDeviceCount", &v.virtual_edge_device_count);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for TenantDelegationEntitlement {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            TenantDelegationEntitlement,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = TenantDelegationEntitlement {
-                virtual_edge_device_count: f.optional("virtualEdgeDeviceCount"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("TenantDelegationEntitlement"))
-    }
-}
-impl TenantDelegationEntitlement {
-    /// Creates a value with every field empty.
-    #[inline]
-    pub fn new() -> Self {
-        Self {
-            virtual_edge_device_count: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `virtualEdgeDeviceCount`.
-    pub fn with_virtual_edge_device_count(mut self, value: impl Into<String>) -> Self {
-        self.virtual_edge_device_count = Some(value.into());
-        self
-    }
-}
-/// One delegation of a delegations list. The document names only the entitlement items' virtualEdgeDeviceCount; other fields are kept as received. Which operation answers the list is not shown.
-///
-/// Provenance: documented.
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct TenantDelegationListItem {
-    /// Entitlements of the delegation.
-    ///
-    /// Wire name `entitlements`; `array<TenantDelegationEntitlement>`; optional.
-    pub entitlements: Option<Vec<TenantDelegationEntitlement>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-impl serde::Serialize for TenantDelegationListItem {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &TenantDelegationListItem,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("entitlements", &v.entitlements);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for TenantDelegationListItem {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            TenantDelegationListItem,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = TenantDelegationListItem {
-                entitlements: f.optional_list("entitlements"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("TenantDelegationListItem"))
-    }
-}
-impl TenantDelegationListItem {
-    /// Creates a value with every field empty.
-    #[inline]
-    pub fn new() -> Self {
-        Self {
-            entitlements: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `entitlements`.
-    pub fn with_entitlements(
-        mut self,
-        value: impl Into<Vec<TenantDelegationEntitlement>>,
-    ) -> Self {
-        self.entitlements = Some(value.into());
-        self
-    }
-}
-/// Provenance: reference (tenant_management-0.3.0.yaml InviteVAR).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct TenantInviteVar {
-    pub username: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-impl serde::Serialize for TenantInviteVar {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &TenantInviteVar,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("username", &v.username);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for TenantInviteVar {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<TenantInviteVar, ruckus_one_runtime::internal::object::FieldError> {
-            let value = TenantInviteVar {
-                username: f.optional("username"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("TenantInviteVar"))
-    }
-}
-impl TenantInviteVar {
-    /// Creates a value with every field empty.
-    #[inline]
-    pub fn new() -> Self {
-        Self {
-            username: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `username`.
-    pub fn with_username(mut self, value: impl Into<String>) -> Self {
-        self.username = Some(value.into());
         self
     }
 }

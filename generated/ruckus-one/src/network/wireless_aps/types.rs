@@ -185,8 +185,11 @@ impl<'de> serde::Deserialize<'de> for AccessPoint {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AccessPoint"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AccessPoint",
+            fields,
+        )
     }
 }
 impl AccessPoint {
@@ -465,8 +468,11 @@ impl<'de> serde::Deserialize<'de> for AccessPointBonjourGateway {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AccessPointBonjourGateway"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AccessPointBonjourGateway",
+            fields,
+        )
     }
 }
 impl AccessPointBonjourGateway {
@@ -544,8 +550,11 @@ impl<'de> serde::Deserialize<'de> for AccessPointBonjourGatewayRule {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AccessPointBonjourGatewayRule"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AccessPointBonjourGatewayRule",
+            fields,
+        )
     }
 }
 impl AccessPointBonjourGatewayRule {
@@ -623,8 +632,11 @@ impl<'de> serde::Deserialize<'de> for AccessPointData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AccessPointData"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AccessPointData",
+            fields,
+        )
     }
 }
 impl AccessPointData {
@@ -691,8 +703,11 @@ impl<'de> serde::Deserialize<'de> for AccessPointPosition {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AccessPointPosition"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AccessPointPosition",
+            fields,
+        )
     }
 }
 impl AccessPointPosition {
@@ -786,8 +801,11 @@ impl<'de> serde::Deserialize<'de> for AccessPointRadio {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AccessPointRadio"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AccessPointRadio",
+            fields,
+        )
     }
 }
 impl AccessPointRadio {
@@ -932,8 +950,11 @@ impl<'de> serde::Deserialize<'de> for AccessPointRadioApRadioParams24G {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AccessPointRadioApRadioParams24G"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AccessPointRadioApRadioParams24G",
+            fields,
+        )
     }
 }
 impl AccessPointRadioApRadioParams24G {
@@ -1062,8 +1083,11 @@ impl<'de> serde::Deserialize<'de> for AccessPointRadioApRadioParams6G {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AccessPointRadioApRadioParams6G"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AccessPointRadioApRadioParams6G",
+            fields,
+        )
     }
 }
 impl AccessPointRadioApRadioParams6G {
@@ -1174,8 +1198,11 @@ impl<'de> serde::Deserialize<'de> for AccessPointRadioApRadioParamsDual5G {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AccessPointRadioApRadioParamsDual5G"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AccessPointRadioApRadioParamsDual5G",
+            fields,
+        )
     }
 }
 impl AccessPointRadioApRadioParamsDual5G {
@@ -1273,11 +1300,11 @@ for AccessPointRadioApRadioParamsDual5GRadioParamsLower5G {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f)
-            .map_err(|e| {
-                e.into_error("AccessPointRadioApRadioParamsDual5GRadioParamsLower5G")
-            })
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AccessPointRadioApRadioParamsDual5GRadioParamsLower5G",
+            fields,
+        )
     }
 }
 impl AccessPointRadioApRadioParamsDual5GRadioParamsLower5G {
@@ -1373,8 +1400,11 @@ impl<'de> serde::Deserialize<'de> for AfcStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AfcStatus"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "AfcStatus",
+            fields,
+        )
     }
 }
 impl AfcStatus {
@@ -1474,8 +1504,11 @@ impl<'de> serde::Deserialize<'de> for ApBssColoring {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApBssColoring"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApBssColoring",
+            fields,
+        )
     }
 }
 impl ApBssColoring {
@@ -1538,8 +1571,11 @@ impl<'de> serde::Deserialize<'de> for ApClient {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApClient"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApClient",
+            fields,
+        )
     }
 }
 impl ApClient {
@@ -1654,8 +1690,11 @@ impl<'de> serde::Deserialize<'de> for ApClientAdmissionControl {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApClientAdmissionControl"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApClientAdmissionControl",
+            fields,
+        )
     }
 }
 impl ApClientAdmissionControl {
@@ -1832,8 +1871,11 @@ impl<'de> serde::Deserialize<'de> for ApClientQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApClientQueryData"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApClientQueryData",
+            fields,
+        )
     }
 }
 impl ApClientQueryData {
@@ -2097,8 +2139,11 @@ impl<'de> serde::Deserialize<'de> for ApCompatibilityPage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApCompatibilityPage"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApCompatibilityPage",
+            fields,
+        )
     }
 }
 impl ApCompatibilityPage {
@@ -2199,8 +2244,11 @@ impl<'de> serde::Deserialize<'de> for ApCompatibilityPageApCompatibility {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApCompatibilityPageApCompatibility"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApCompatibilityPageApCompatibility",
+            fields,
+        )
     }
 }
 impl ApCompatibilityPageApCompatibility {
@@ -2301,11 +2349,11 @@ for ApCompatibilityPageApCompatibilityIncompatibleFeature {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f)
-            .map_err(|e| {
-                e.into_error("ApCompatibilityPageApCompatibilityIncompatibleFeature")
-            })
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApCompatibilityPageApCompatibilityIncompatibleFeature",
+            fields,
+        )
     }
 }
 impl ApCompatibilityPageApCompatibilityIncompatibleFeature {
@@ -2399,8 +2447,11 @@ impl<'de> serde::Deserialize<'de> for ApDiagnosisCommand {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApDiagnosisCommand"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApDiagnosisCommand",
+            fields,
+        )
     }
 }
 impl ApDiagnosisCommand {
@@ -2468,8 +2519,11 @@ impl<'de> serde::Deserialize<'de> for ApDiagnosisCommandResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApDiagnosisCommandResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApDiagnosisCommandResponse",
+            fields,
+        )
     }
 }
 impl ApDiagnosisCommandResponse {
@@ -2534,9 +2588,11 @@ impl<'de> serde::Deserialize<'de> for ApDiagnosisCommandResponseOperationRespons
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f)
-            .map_err(|e| e.into_error("ApDiagnosisCommandResponseOperationResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApDiagnosisCommandResponseOperationResponse",
+            fields,
+        )
     }
 }
 impl ApDiagnosisCommandResponseOperationResponse {
@@ -2666,8 +2722,11 @@ impl<'de> serde::Deserialize<'de> for ApFloorPosition {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApFloorPosition"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApFloorPosition",
+            fields,
+        )
     }
 }
 impl ApFloorPosition {
@@ -2743,8 +2802,11 @@ impl<'de> serde::Deserialize<'de> for ApGroup {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApGroup"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApGroup",
+            fields,
+        )
     }
 }
 impl ApGroup {
@@ -2834,8 +2896,11 @@ impl<'de> serde::Deserialize<'de> for ApInformation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApInformation"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApInformation",
+            fields,
+        )
     }
 }
 impl ApInformation {
@@ -2941,8 +3006,11 @@ impl<'de> serde::Deserialize<'de> for ApLanPortSettings {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApLanPortSettings"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApLanPortSettings",
+            fields,
+        )
     }
 }
 impl ApLanPortSettings {
@@ -3132,8 +3200,11 @@ impl<'de> serde::Deserialize<'de> for ApLldpNeighbor {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApLldpNeighbor"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApLldpNeighbor",
+            fields,
+        )
     }
 }
 impl ApLldpNeighbor {
@@ -3355,8 +3426,11 @@ impl<'de> serde::Deserialize<'de> for ApLogs {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApLogs"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApLogs",
+            fields,
+        )
     }
 }
 impl ApLogs {
@@ -3448,8 +3522,11 @@ impl<'de> serde::Deserialize<'de> for ApNeighborPage {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApNeighborPage"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApNeighborPage",
+            fields,
+        )
     }
 }
 impl ApNeighborPage {
@@ -3690,8 +3767,11 @@ impl<'de> serde::Deserialize<'de> for ApNeighbors {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApNeighbors"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApNeighbors",
+            fields,
+        )
     }
 }
 impl ApNeighbors {
@@ -3872,8 +3952,11 @@ impl<'de> serde::Deserialize<'de> for ApPacketAction {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApPacketAction"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApPacketAction",
+            fields,
+        )
     }
 }
 impl ApPacketAction {
@@ -4172,8 +4255,11 @@ impl<'de> serde::Deserialize<'de> for ApPacketActionResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApPacketActionResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApPacketActionResponse",
+            fields,
+        )
     }
 }
 impl ApPacketActionResponse {
@@ -4238,9 +4324,11 @@ impl<'de> serde::Deserialize<'de> for ApPacketActionResponseOperationResponse {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f)
-            .map_err(|e| e.into_error("ApPacketActionResponseOperationResponse"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApPacketActionResponseOperationResponse",
+            fields,
+        )
     }
 }
 impl ApPacketActionResponseOperationResponse {
@@ -4315,8 +4403,11 @@ impl<'de> serde::Deserialize<'de> for ApPackets {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApPackets"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApPackets",
+            fields,
+        )
     }
 }
 impl ApPackets {
@@ -4497,8 +4588,11 @@ impl<'de> serde::Deserialize<'de> for ApPictures {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApPictures"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApPictures",
+            fields,
+        )
     }
 }
 impl ApPictures {
@@ -4726,8 +4820,11 @@ impl<'de> serde::Deserialize<'de> for ApRfNeighbor {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApRfNeighbor"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApRfNeighbor",
+            fields,
+        )
     }
 }
 impl ApRfNeighbor {
@@ -5037,8 +5134,11 @@ impl<'de> serde::Deserialize<'de> for ApSerialNumber {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApSerialNumber"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApSerialNumber",
+            fields,
+        )
     }
 }
 impl ApSerialNumber {
@@ -5105,8 +5205,11 @@ impl<'de> serde::Deserialize<'de> for ApSystemCommand {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApSystemCommand"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApSystemCommand",
+            fields,
+        )
     }
 }
 impl ApSystemCommand {
@@ -5228,8 +5331,11 @@ impl<'de> serde::Deserialize<'de> for ApsImportResults {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApsImportResults"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApsImportResults",
+            fields,
+        )
     }
 }
 impl ApsImportResults {
@@ -5382,8 +5488,11 @@ impl<'de> serde::Deserialize<'de> for CellularStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("CellularStatus"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "CellularStatus",
+            fields,
+        )
     }
 }
 impl CellularStatus {
@@ -5680,8 +5789,11 @@ impl<'de> serde::Deserialize<'de> for FloorPosition {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("FloorPosition"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "FloorPosition",
+            fields,
+        )
     }
 }
 impl FloorPosition {
@@ -5756,8 +5868,11 @@ impl<'de> serde::Deserialize<'de> for ImportError {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ImportError"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ImportError",
+            fields,
+        )
     }
 }
 impl ImportError {
@@ -5825,8 +5940,11 @@ impl<'de> serde::Deserialize<'de> for LanPortStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("LanPortStatus"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "LanPortStatus",
+            fields,
+        )
     }
 }
 impl LanPortStatus {
@@ -5891,8 +6009,11 @@ impl<'de> serde::Deserialize<'de> for LbsStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("LbsStatus"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "LbsStatus",
+            fields,
+        )
     }
 }
 impl LbsStatus {
@@ -5961,8 +6082,11 @@ impl<'de> serde::Deserialize<'de> for MeshLinkStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MeshLinkStatus"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "MeshLinkStatus",
+            fields,
+        )
     }
 }
 impl MeshLinkStatus {
@@ -6031,8 +6155,11 @@ impl<'de> serde::Deserialize<'de> for MeshNeighbor {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MeshNeighbor"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "MeshNeighbor",
+            fields,
+        )
     }
 }
 impl MeshNeighbor {
@@ -6101,8 +6228,11 @@ impl<'de> serde::Deserialize<'de> for MeshRadioStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MeshRadioStatus"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "MeshRadioStatus",
+            fields,
+        )
     }
 }
 impl MeshRadioStatus {
@@ -6177,8 +6307,11 @@ impl<'de> serde::Deserialize<'de> for MeshStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MeshStatus"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "MeshStatus",
+            fields,
+        )
     }
 }
 impl MeshStatus {
@@ -6284,8 +6417,11 @@ impl<'de> serde::Deserialize<'de> for NetworkInformation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("NetworkInformation"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "NetworkInformation",
+            fields,
+        )
     }
 }
 impl NetworkInformation {
@@ -6402,8 +6538,11 @@ impl<'de> serde::Deserialize<'de> for NetworkStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("NetworkStatus"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "NetworkStatus",
+            fields,
+        )
     }
 }
 impl NetworkStatus {
@@ -6526,8 +6665,11 @@ impl<'de> serde::Deserialize<'de> for QueryResponseApClientQueryData {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("QueryResponseApClientQueryData"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "QueryResponseApClientQueryData",
+            fields,
+        )
     }
 }
 impl QueryResponseApClientQueryData {
@@ -6649,8 +6791,11 @@ impl<'de> serde::Deserialize<'de> for RadioStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("RadioStatus"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "RadioStatus",
+            fields,
+        )
     }
 }
 impl RadioStatus {
@@ -6760,8 +6905,11 @@ impl<'de> serde::Deserialize<'de> for SignalStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SignalStatus"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "SignalStatus",
+            fields,
+        )
     }
 }
 impl SignalStatus {
@@ -6866,8 +7014,11 @@ impl<'de> serde::Deserialize<'de> for SimStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SimStatus"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "SimStatus",
+            fields,
+        )
     }
 }
 impl SimStatus {
@@ -6983,8 +7134,11 @@ impl<'de> serde::Deserialize<'de> for TrafficStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("TrafficStatus"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "TrafficStatus",
+            fields,
+        )
     }
 }
 impl TrafficStatus {
@@ -7086,8 +7240,11 @@ impl<'de> serde::Deserialize<'de> for VenueApAvailableLteBands {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueApAvailableLteBands"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "VenueApAvailableLteBands",
+            fields,
+        )
     }
 }
 impl VenueApAvailableLteBands {
@@ -7297,8 +7454,11 @@ impl<'de> serde::Deserialize<'de> for VenueApRow {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueApRow"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "VenueApRow",
+            fields,
+        )
     }
 }
 impl VenueApRow {
@@ -7695,8 +7855,11 @@ impl<'de> serde::Deserialize<'de> for VenueApRowMember {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueApRowMember"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "VenueApRowMember",
+            fields,
+        )
     }
 }
 impl VenueApRowMember {
@@ -7825,8 +7988,11 @@ impl<'de> serde::Deserialize<'de> for VenueApRowMemberMeshStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueApRowMemberMeshStatus"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "VenueApRowMemberMeshStatus",
+            fields,
+        )
     }
 }
 impl VenueApRowMemberMeshStatus {
@@ -7920,8 +8086,11 @@ impl<'de> serde::Deserialize<'de> for VenueApRowMemberMeshStatusNeighbor {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueApRowMemberMeshStatusNeighbor"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "VenueApRowMemberMeshStatusNeighbor",
+            fields,
+        )
     }
 }
 impl VenueApRowMemberMeshStatusNeighbor {
@@ -7994,8 +8163,11 @@ impl<'de> serde::Deserialize<'de> for VenueApRowMemberMeshStatusRadio {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueApRowMemberMeshStatusRadio"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "VenueApRowMemberMeshStatusRadio",
+            fields,
+        )
     }
 }
 impl VenueApRowMemberMeshStatusRadio {
@@ -8092,8 +8264,11 @@ impl<'de> serde::Deserialize<'de> for VenueApRowMemberNetworkStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueApRowMemberNetworkStatus"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "VenueApRowMemberNetworkStatus",
+            fields,
+        )
     }
 }
 impl VenueApRowMemberNetworkStatus {
@@ -8227,8 +8402,11 @@ impl<'de> serde::Deserialize<'de> for VenueApRowRoot {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueApRowRoot"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "VenueApRowRoot",
+            fields,
+        )
     }
 }
 impl VenueApRowRoot {
@@ -8357,8 +8535,11 @@ impl<'de> serde::Deserialize<'de> for VenueApRowRootMeshStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueApRowRootMeshStatus"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "VenueApRowRootMeshStatus",
+            fields,
+        )
     }
 }
 impl VenueApRowRootMeshStatus {
@@ -8447,8 +8628,11 @@ impl<'de> serde::Deserialize<'de> for VenueInformation {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueInformation"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "VenueInformation",
+            fields,
+        )
     }
 }
 impl VenueInformation {
@@ -8528,8 +8712,11 @@ impl<'de> serde::Deserialize<'de> for WifiCallingStatus {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("WifiCallingStatus"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "WifiCallingStatus",
+            fields,
+        )
     }
 }
 impl WifiCallingStatus {
@@ -8630,8 +8817,11 @@ impl<'de> serde::Deserialize<'de> for WifiDhcpClientLease {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("WifiDhcpClientLease"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "WifiDhcpClientLease",
+            fields,
+        )
     }
 }
 impl WifiDhcpClientLease {
@@ -8723,8 +8913,11 @@ impl<'de> serde::Deserialize<'de> for WifiDhcpClientLeases {
             f.check()?;
             Ok(value)
         }
-        let mut f = ruckus_one_runtime::internal::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("WifiDhcpClientLeases"))
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "WifiDhcpClientLeases",
+            fields,
+        )
     }
 }
 impl WifiDhcpClientLeases {
