@@ -74,29 +74,13 @@ impl Fields {
 
     /// A field that must be present (and not `null` unless `T` accepts it).
     pub fn required<T: DeserializeOwned>(&mut self, field: &str) -> Result<T, FieldError> {
-        let value = match self.take(field) {
-            Ok(value) => value,
-            Err(e) => return Err(e),
-        };
-        match decode(value.as_json()) {
-            Ok(v) => Ok(v),
-            Err(e) => Err(invalid(field, e)),
-        }
+        self.required_as(field, decode::<T>)
     }
 
     /// A field that may be absent or `null` (both give `None`). A value that does not decode
     /// is recorded and reported by [`check`](Self::check).
     pub fn optional<T: DeserializeOwned>(&mut self, field: &str) -> Option<T> {
-        let Some(value) = self.present(field) else {
-            return None;
-        };
-        match decode(value.as_json()) {
-            Ok(v) => Some(v),
-            Err(e) => {
-                self.fail(field, e);
-                None
-            }
-        }
+        self.optional_as(field, decode::<T>)
     }
 
     /// A list that must be present, as [`required`](Self::required).
@@ -104,22 +88,30 @@ impl Fields {
         &mut self,
         field: &str,
     ) -> Result<Vec<T>, FieldError> {
+        self.required_as(field, decode_list::<T>)
+    }
+
+    /// A list that may be absent or `null`, as [`optional`](Self::optional).
+    pub fn optional_list<T: DeserializeOwned>(&mut self, field: &str) -> Option<Vec<T>> {
+        self.optional_as(field, decode_list::<T>)
+    }
+
+    fn required_as<V>(&mut self, field: &str, decode: Decode<V>) -> Result<V, FieldError> {
         let value = match self.take(field) {
             Ok(value) => value,
             Err(e) => return Err(e),
         };
-        match decode_list(value.as_json()) {
+        match decode(value.as_json()) {
             Ok(v) => Ok(v),
             Err(e) => Err(invalid(field, e)),
         }
     }
 
-    /// A list that may be absent or `null`, as [`optional`](Self::optional).
-    pub fn optional_list<T: DeserializeOwned>(&mut self, field: &str) -> Option<Vec<T>> {
+    fn optional_as<V>(&mut self, field: &str, decode: Decode<V>) -> Option<V> {
         let Some(value) = self.present(field) else {
             return None;
         };
-        match decode_list(value.as_json()) {
+        match decode(value.as_json()) {
             Ok(v) => Some(v),
             Err(e) => {
                 self.fail(field, e);
@@ -164,6 +156,9 @@ impl FieldError {
 // The generic functions below are compiled once per field type of the client's models (about
 // 900 types), so they avoid `?`, `map_err` and iterator adapters over `T`: each of those is
 // one more function per type in a debug build.
+
+/// How a field's JSON text becomes its value.
+type Decode<V> = fn(&str) -> Result<V, serde_json::Error>;
 
 /// Decodes one value's JSON text. The text is one whole value already, so unlike
 /// `serde_json::from_str` nothing after it is checked.
