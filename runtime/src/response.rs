@@ -138,8 +138,8 @@ impl RawResponse {
     }
 }
 
-/// A decoded success answer with its status and headers, as a send's
-/// [`Sending::with_response`](crate::Sending::with_response) answers it.
+/// A decoded success answer with its status and headers, as a send's future
+/// answers it after `.with_response()`.
 ///
 /// ```no_run
 /// # async fn example(request: ruckus_one_runtime::internal::Request<'_>) -> Result<(), ruckus_one_runtime::Error> {
